@@ -559,3 +559,29 @@ def test_a_format_records_a_setting_its_table_gives_a_value_for():
 
     with mock.patch.object(ingest, "carries", return_value=False):
         assert serving.recorded(r, "request_rate").tolist() == [True, False]
+
+
+def test_a_quantized_release_takes_the_size_the_prose_states_for_the_model_it_quantizes(tmp_path):
+    """`tencent/HY3-FP8` is the FP8 release of the model a guide sizes as `HY3 Preview ... (294B parameters,
+    20B active)`: the line names it without the format its name ends with; a name that is only a format
+    word, or another model's, is not named by that line."""
+    doc = tmp_path / "w.md"
+    doc.write_text("# HY3-Preview Usage\n\nHY3 Preview is a model (294B parameters, 20B active parameters).\n")
+    assert serving.stated_size("tencent/HY3-FP8", [doc]) == (294.0, 20.0, 3)
+    assert serving.stated_size("org/HY3-Preview-GPTQ-Int4", [doc]) == (294.0, 20.0, 3)
+    assert serving.stated_size("tencent/HY4-FP8", [doc]) is None  # another model
+    assert serving.stated_size("org/FP8", [doc]) is None  # a name that is only a format word names none
+
+
+def test_dp_attention_named_in_words_beside_the_dp_size_keeps_the_dp_ranks_inside_the_tp_group(tmp_path):
+    """`TP=8 PP=1 + DPA dp_size=8` (a write-up's name for SGLang's DP attention) spans the TP group's 8
+    devices, as `--enable-dp-attention` does; a DP size with no such word stays DP attention or replicas."""
+    r = pd.DataFrame({"source": ["run.md"], "model": ["org/M"]})
+    f = tmp_path / "run.md"
+    f.write_text("- Per-server topology: single-node TP=8 PP=1 + DPA dp_size=8, mfs=0.85\n")
+    out = serving.parallelism_from_context(r, [f])
+    assert "dp_attention=yes" in out["metadata"][0] and serving.devices(out) == 8
+    f.write_text("- Per-server topology: single-node TP=8 PP=1 + DP attention, dp_size=8\n")
+    assert "dp_attention=yes" in serving.parallelism_from_context(r, [f])["metadata"][0]
+    f.write_text("- Per-server topology: single-node TP=8 PP=1, dp_size=8\n")
+    assert "dp_attention=yes" not in str(serving.parallelism_from_context(r, [f])["metadata"][0])

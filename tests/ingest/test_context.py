@@ -1408,3 +1408,31 @@ def test_a_pytorch_release_is_named_apart_from_the_engine_version(line, torch):
     ctx = context.read(["intro", line])
     assert [(f.value, f.line) for f in ctx.get("torch")] == ([(torch, 2)] if torch else [])
     assert not ctx.get("version")
+
+
+@pytest.mark.parametrize(
+    ("line", "count"),
+    [
+        ("Hardware: TPU v6e-64 (16 nodes × 4 chips)", 64),  # a v6e slice's type counts its chips
+        ("| Hardware | TPU v6e-64 (16 nodes × 4 chips) |", 64),
+        ("Hardware: TPU v5litepod-8", 8),
+        ("Hardware: TPU v5p-8", None),  # v4's and v5p's type counts TensorCores, two a chip: no chip count
+        ("Hardware: TPU v6e", None),  # a generation alone counts nothing
+    ],
+)
+def test_a_cloud_tpu_slice_type_counts_its_chips_where_google_names_it_by_them(line, count):
+    said = context.read(["| Field | Value |", "|---|---|", line] if line.startswith("|") else [line])
+    assert [f.value for f in said.get("device_count")] == ([count] if count else [])
+
+
+@pytest.mark.parametrize(
+    ("line", "instances"),
+    [
+        ("one prefill server on node-1, one decode server on node-2, sglang-router in front.", 2),
+        ("We ran 2 prefill instances and 1 decode instance behind the router.", 3),
+        ("The prefill server and the decode server share a node.", None),  # no count of either
+        ("one prefill server; the decode side is not disaggregated.", None),
+    ],
+)
+def test_a_disaggregated_layout_in_words_counts_its_prefill_and_decode_servers(line, instances):
+    assert [f.value for f in _read(line).get("instances")] == ([instances] if instances else [])

@@ -499,3 +499,21 @@ def test_a_withheld_reason_given_by_its_key_is_worded_by_the_chapter_and_any_oth
     assert said.text == f"What limits `m`: not stated, because {said.reason}."
     plain = Claim("bound_1", "bound", "withheld", "rule", {"label": "m"}, "offloaded twice", "")
     assert wording.word("bandwidth_roofline", plain).reason == "offloaded twice"
+
+
+def test_serving_inputs_say_no_single_load_level_of_several_runs_none_of_them_on_the_curve():
+    """Several runs all kept apart from the curve (GuideLLM's console constants with no cap and no rate
+    printed) may be at several loads: the page says none is on the curve's axis, not "a single load
+    level"; one run kept apart is at its one load."""
+    from benchbook.analysis import serving
+    from benchbook.presentation import serving as show
+
+    r, _ = serving.load([config.seed("004")])
+    apart = serving.apart(r, "max_concurrency")
+    import pandas as pd
+
+    three = pd.concat([r[apart]] * 3, ignore_index=True)
+    said = show.inputs_sentence("F", three, "max_concurrency", 1)
+    assert "single load level" not in said
+    assert "none of them on the curve's axis, so no load level is said of them together" in said
+    assert "at a single load level" in show.inputs_sentence("F", r[apart], "max_concurrency", 1)

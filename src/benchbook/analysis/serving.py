@@ -1408,10 +1408,18 @@ def named_at(model: str | None, paths) -> tuple[str, int] | None:
     return None
 
 
+#: The weights' format a checkpoint's name ends with (`tencent/HY3-FP8`, `...-GPTQ-Int4`, `...-AWQ`): a quantized
+#: release of the model the prose names without it (`HY3 Preview ... 294B parameters`), of the same size.
+_RELEASE_SUFFIX = re.compile(
+    r"(?i)(?:[-_.](?:fp8|fp4|nvfp4|mxfp4|mxfp8|int4|int8|awq|gptq|bf16|fp16|w4a16|w8a8|w4a8|w4afp8|dynamic|gguf))+$"
+)
+
+
 def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | None:
     """(total, active billions, line) of `model` as the input's own prose states it (`ingest.context`:
     `295B parameters, 21B active`, 参数规模为 295B，其中激活参数为 21B), on a line that names the model
-    (by its id's last path part) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
+    (by its id's last path part, or that part without the weights' format it ends with: `HY3-FP8` is named by
+    `HY3`) or under the nearest heading that does (`# Step-3.5-Flash Guide`, then
     `only 11B active parameters out of 196B`), the first such line; the active count is the total for a model
     not named as a mixture of experts, and None for one that is, where the line states none. None
     when no line of the input sizes the model."""
@@ -1420,13 +1428,13 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
 
     if not model or not isinstance(model, str):
         return None
-    key = _model_key(model)
+    keys = {k for k in (_model_key(model), _model_key(_RELEASE_SUFFIX.sub("", model.rstrip("/")))) if len(k) >= 3}
     for path in paths:
         ctx = context.read(ingest._load_lines(config.resolve(path)))
         for f in ctx.get("params"):
             above = [h for h in ctx.headings if h.line <= f.line]
             named = f.text + (" " + max(above, key=lambda h: h.line).text if above else "")
-            if key and key in re.sub(r"[^a-z0-9]", "", named.lower()):
+            if any(k in re.sub(r"[^a-z0-9]", "", named.lower()) for k in keys):
                 active = [a.value for a in ctx.get("active_params") if a.line == f.line]
                 dense = None if hardware.is_moe(model) else f.value
                 return f.value, active[0] if active else dense, f.line
@@ -1724,13 +1732,26 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             # whose count (`tested on 8 * MI300x`) is only an upper bound (`spanning`)
             if len(values) == 1 and facts[0].value >= 1:
                 add.append(f"{key}={facts[0].value}")
-        if add and "dp=" in " ".join(add) and any("enable-dp-attention" in f.text for f in ctx.facts):
+        if add and "dp=" in " ".join(add) and _dp_attention(ctx):
             add.append("dp_attention=yes")
         elif "dp=" in " ".join(add) and _sglang(r[mine]) and all(f.command is None for f in ctx.get("dp")):
             add.append("dp_attention=unstated")  # `TP8DP8` in words: DP attention or replicas, the file says neither
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
     return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied)
+
+
+#: SGLang's DP attention as a write-up names it beside the DP size it gives (`TP=8 PP=1 + DPA dp_size=8`, `DP
+#: attention 8`, `DP-attention`): the DP ranks split attention inside the TP group, as `--enable-dp-attention` does.
+_DP_ATTENTION_WORDS = re.compile(r"\bDPA\b|\bDP[- ]attention\b", re.I)
+
+
+def _dp_attention(ctx) -> bool:
+    """Whether the input runs SGLang's DP attention: its launch flag anywhere, or its name on the line that
+    gives the DP size."""
+    return any("enable-dp-attention" in f.text for f in ctx.facts) or any(
+        _DP_ATTENTION_WORDS.search(f.text) for f in ctx.get("dp")
+    )
 
 
 #: A launch's speculative decoding, by the flag each engine takes: SGLang's `--speculative-algorithm EAGLE3`

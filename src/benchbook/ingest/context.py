@@ -721,6 +721,14 @@ _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _MD_STRONG = re.compile(r"\*\*|__")
 #: Replicas of one server behind a load balancer, counted in words (`8 instances of vLLM`, `8 replicas of
 #: llama 3 8b`): the benchmark's requests spread over all of them, so a run spans every replica's devices.
+#: A disaggregated layout in words (`one prefill server on node-1, one decode server on node-2`): x prefill and y
+#: decode servers, as `1P1D` writes them, on one line.
+_PD_SERVERS = re.compile(
+    r"\b(one|two|three|four|\d{1,2})\s+prefill\s+(?:servers?|instances?|nodes?|workers?)\b.{0,80}?"
+    r"\b(one|two|three|four|\d{1,2})\s+decode\s+(?:servers?|instances?|nodes?|workers?)\b",
+    re.I,
+)
+_PD_COUNT = {"one": "1", "two": "2", "three": "3", "four": "4"}
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
 #: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
 #: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
@@ -1171,6 +1179,9 @@ class _Reader:
         if m:
             self.add("device_count", int(m.group(2)), line, source, text)
             return self.add("device", _clean(m.group(1)), line, source, text)
+        m = _TPU_CHIPS.search(raw)
+        if m:  # a Cloud TPU slice by its type (`TPU v6e-64 (16 nodes × 4 chips)`): v5e's and v6e's count chips
+            self.add("device_count", int(m.group(1)), line, source, text)
         m = _N_GPUS.search(raw)
         if m:
             self.add("device_count", int(m.group(1)), line, source, text)
@@ -1890,6 +1901,10 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
+    if not _XPYD.search(text) and (m := _PD_SERVERS.search(text)):  # `one prefill server ..., one decode server`
+        x, y = (_PD_COUNT.get(g.lower(), g) for g in m.groups())
+        if int(x) and int(y):
+            r.add("instances", int(x) + int(y), i, source, line)
     for m in _REPLICAS.finditer(text):
         if int(m.group(1)) > 1:
             r.add("replicas", int(m.group(1)), i, source, line)

@@ -177,6 +177,35 @@ def _stage(scenario: dict, total, source: str, messages: list[str]) -> tuple[str
     return f"stage {j} (labelled {k})", stages[j]
 
 
+#: GuideLLM profiles whose `--rate` list gives one benchmark per value, in order: a rate for `constant`
+#: and `poisson`, a number of concurrent streams for `concurrent` (guidellm benchmark/profiles.py).
+_GUIDELLM_RATES = {"constant": "rate", "poisson": "rate", "concurrent": "concurrency_level"}
+
+
+def _guidellm_stage(scenario: dict) -> dict:
+    """The load of a stage of a report llm-d's GuideLLM importer wrote (version 0.1,
+    `scenario.load.name: guidellm`): the importer copies GuideLLM's `args` (its profile and its
+    `rate` list) and writes the benchmark's index as `metadata.stage` (llm-d-benchmark
+    benchmark_report/native_to_br0_1.py `import_guidellm`), so the stage's rate is the list's entry
+    at that index where the profile runs one benchmark per entry; no stage list is written."""
+    load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
+    args = load.get("args") if isinstance(load.get("args"), dict) else {}
+    key, k = _GUIDELLM_RATES.get(str(args.get("profile"))), _stage_no(scenario)
+    rates = args.get("rate")
+    rates = [rates] if _num(rates) else rates
+    if load.get("name") != "guidellm" or key is None or not isinstance(rates, list) or k is None:
+        return {}
+    return {key: rates[k]} if 0 <= k < len(rates) and _num(rates[k]) else {}
+
+
+def _seconds_as_ms(scenario: dict, key: str, units: str) -> bool:
+    """llm-d's GuideLLM importer labels `request_latency` `ms`, but fills it from GuideLLM's
+    `metrics.request_latency`, which GuideLLM measures in seconds (its millisecond metrics carry `_ms`
+    in their names: `time_to_first_token_ms`); the report's other latencies are GuideLLM's `_ms` ones."""
+    load = scenario.get("load") if isinstance(scenario.get("load"), dict) else {}
+    return load.get("name") == "guidellm" and key == "request_latency" and units == "ms"
+
+
 def _load(stage: dict) -> str:
     if _num(stage.get("num_requests")):
         return f"{stage['num_requests']:g} requests"
@@ -220,6 +249,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     total = req.get("total")
     messages: list[str] = []
     label, stage = _stage(scenario, total, source, messages)
+    stage = stage or _guidellm_stage(scenario)
     model, engine = _engine(scenario) if v02 else (None, [])
     model = model or _find(scenario, "model_name")
     if model is None:
@@ -249,8 +279,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             {**settings, "line": ln, "metric": metric, "statistic": stat, "value": value, "unit": unit, "note": note}
         )
 
-    def stats(block: dict, metric: str, unit: str, scale: float, label: str):
-        note = "converted from s" if scale != 1.0 else None
+    def stats(block: dict, metric: str, unit: str, scale: float, label: str, note: str | None = None):
+        note = note or ("converted from s" if scale != 1.0 else None)
         for s, v in block.items():
             if s == "units":
                 continue
@@ -292,7 +322,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
             elif section == "latency" and isinstance(v, dict):
                 line(key)
                 units = str(v.get("units", "s"))
-                stats(v, LATENCY.get(key, key), "ms", _SCALE.get(units, 1.0), key)
+                if _seconds_as_ms(scenario, key, units):
+                    note = "GuideLLM's request_latency is in s (llm-d's importer labels it ms): converted from s"
+                    stats(v, LATENCY.get(key, key), "ms", 1000.0, key, note)
+                else:
+                    stats(v, LATENCY.get(key, key), "ms", _SCALE.get(units, 1.0), key)
             elif section == "requests" and key in LENGTHS and isinstance(v, dict):
                 line(key)
                 stats(v, LENGTHS[key], "tok", 1.0, key)
