@@ -150,6 +150,12 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
             models = []  # models of different precisions (a bf16 and an AWQ download): no one tag is the runs'
         if not served and models and not any(tagged(m) for m in models):
             models += [str(f.value) for f in ctx.get("tokenizer")]  # the checkpoint an alias stands for
+        # the name the server serves its weights under (`--served-model-name muse-glimmer-30b-bf16-spec`): where no
+        # model's name carries a tag, its operator's tag is the weights' (one tag: two served names of two
+        # precisions leave none)
+        aliases = list(dict.fromkeys(str(f.value) for f in ctx.get("served_name")))
+        if models and not any(tagged(m) for m in models) and len({t[0] for a in aliases if (t := tagged(a))}) == 1:
+            models += [a for a in aliases if tagged(a)]
         names = list(dict.fromkeys(_tied(ctx, f) for f in ctx.get("precision"))) + models
         quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
         plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]

@@ -469,6 +469,8 @@ def _context(
                 ctx.setdefault("model", args["model"])
             if args.get("dataset_name"):
                 ctx.setdefault("dataset", args["dataset_name"])
+            if "num_prompts" in args:  # every command's count: where they disagree, the block's own picks (`parse`)
+                ctx.setdefault("prompts_commanded", []).append(_opt_float(args["num_prompts"]))
             for key in ("num_prompts", "request_rate", "max_concurrency", "burstiness"):
                 if key in args and key not in ctx:
                     ctx[key] = _opt_float(args[key])
@@ -509,6 +511,23 @@ def _context(
     if heads or doc.nearest(lo) is not None:
         _section_args(lines, i, doc, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
+
+
+def _prompts_sent(ctx: dict, block_records: list[dict], prompts: float) -> float:
+    """The prompts a block's run sent, where several commands above it set different `--num-prompts` (a
+    write-up's "fast" benchmark of 20 prompts and its "realistic" one of 8, both above the realistic block):
+    the tool sends every prompt and counts each as completed or failed (`Successful requests` + `Failed
+    requests` = `--num-prompts`, `benchmark_serving.py`'s `calculate_metrics`), so the command whose count
+    is the block's own is the one that ran it; where no command's is (a run stopped early), the first
+    command's stands, as where the commands agree."""
+    options = set(ctx.get("prompts_commanded") or ())
+    if len(options) < 2:
+        return prompts
+    count = {r["metric"]: r["value"] for r in block_records if r.get("metric") in ("completed", "failed")}
+    if "completed" not in count:
+        return prompts
+    sent = count["completed"] + count.get("failed", 0.0)
+    return sent if sent in options else prompts
 
 
 #: A line naming the build the results below it ran on by a word and its git commit in parentheses
@@ -1238,6 +1257,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
             }
             block_records: list[dict] = []
             cells += _parse_block(lines, start, end, prefix, source, block_records, rejects, settings)
+            settings["num_prompts"] = _prompts_sent(ctx, block_records, settings["num_prompts"])
             if _speculative_section(lines, start, close, prefix) and "speculative=" not in (settings["metadata"] or ""):
                 settings["metadata"] = "; ".join(
                     x for x in (settings["metadata"], "speculative=speculative decoding") if x
