@@ -502,18 +502,21 @@ def test_a_withheld_reason_given_by_its_key_is_worded_by_the_chapter_and_any_oth
 
 
 def test_serving_inputs_say_no_single_load_level_of_several_runs_none_of_them_on_the_curve():
-    """Several runs all kept apart from the curve (GuideLLM's console constants with no cap and no rate
-    printed) may be at several loads: the page says none is on the curve's axis, not "a single load
-    level"; one run kept apart is at its one load."""
+    """Several runs all kept apart from the curve at rates the output does not print (GuideLLM's console
+    constants, no cap) may be at several loads: the page says none is on the curve's axis, not "a single
+    load level"; the same runs at one printed rate (seed 004's burst, three times) are one load, and one
+    run kept apart is at its one load."""
+    import pandas as pd
+
     from benchbook.analysis import serving
     from benchbook.presentation import serving as show
 
     r, _ = serving.load([config.seed("004")])
     apart = serving.apart(r, "max_concurrency")
-    import pandas as pd
-
     three = pd.concat([r[apart]] * 3, ignore_index=True)
-    said = show.inputs_sentence("F", three, "max_concurrency", 1)
+    unprinted = three.assign(request_rate=float("nan"), request_rate_recorded=False)
+    said = show.inputs_sentence("F", unprinted, "max_concurrency", 3)
     assert "single load level" not in said
     assert "none of them on the curve's axis, so no load level is said of them together" in said
+    assert "at a single load level" in show.inputs_sentence("F", three, "max_concurrency", 3)
     assert "at a single load level" in show.inputs_sentence("F", r[apart], "max_concurrency", 1)

@@ -350,6 +350,8 @@ def inputs_sentence(
         scripted=[list(t) for t in r["load_script"].dropna()] if "load_script" in r else [],
         swept=bool(len(per_series) and per_series.max() > 1),
         levels=int(curve[variable].nunique()) if len(curve) else 0,
+        # runs all off the curve's axis are at one load only when every load setting is known and shared
+        one_load=serving.one_load(r),
         bursts=bursts(r),
         workloads=serving.series_key(r).nunique() if len(r) and "model" in r else 0,
         apart_by=serving.series_apart(r) if len(r) and "model" in r else {},
