@@ -168,9 +168,10 @@ def card_problems(card: dict, chapter: str, text: str) -> list[str]:
 def test_chapter_on_a_real_output(tmp_path, chapter, path):
     # run and rendered as `benchbook report` runs and renders a chapter: in plain Python, its page by
     # `page_html` (the same page as the executed notebook's: test_plain_pages_say_what_the_notebook_says.py)
-    prep = rerun.prepare(chapter, {}, [str(path)])
-    rerun.keep_outputs_inside(prep, tmp_path)
-    nb = report.run_plain(prep, draw=False)  # the text is tested here; the figures by their own tests
+    with ingest.once():  # each file read once, as `benchbook report` reads it
+        prep = rerun.prepare(chapter, {}, [str(path)])
+        rerun.keep_outputs_inside(prep, tmp_path)
+        nb = report.run_plain(prep, draw=False)  # the text is tested here; the figures by their own tests
     ledger = json.loads(json.dumps(from_notebook(nb)))
     assert check(ledger) == []
     shown = page_html.page(nb, chapter, {}, GLOSSARY)  # every role and directive the page uses is rendered

@@ -197,10 +197,9 @@ def title_size(path) -> tuple[str, int] | None:
     says one parameter count (`70B model on M2 Max 96GB`), alone or beside a family (`Llama 2 70B`), that
     `hardware.model_size` reads, and no model the file names has another size: the title sizes the runs whose
     rows name no model. None where the title says two counts (`7B vs 70B`: which is the run's is not said)."""
-    from benchbook import config, ingest
-    from benchbook.ingest import context
+    from benchbook import ingest
 
-    ctx = context.read(ingest._load_lines(config.resolve(path)))
+    ctx = ingest.context_of_lines(path)
     title = next((h for h in ctx.headings if re.match(r"#\s", h.text)), None)
     if title is None or len({c.lower().replace(" ", "") for c in _PARAMS_SAID.findall(str(title.value))}) != 1:
         return None

@@ -483,7 +483,7 @@ def stated_power(paths) -> list[dict]:
 
     out = []
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         for name in ("power", "energy"):
             said = context.states(ctx, name)
             if said.status == "absent":

@@ -142,7 +142,7 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
     for path in paths:
         if config.resolve(path).is_dir():
             continue  # a sweep folder: its run files' own settings say it
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         facts = [f for f in ctx.get("model") if not str(f.value).endswith(("...", "…"))]
         served = [f for f in facts if context.serves(f)]  # a server's weights, beside a client's `--model`
         models = list(dict.fromkeys(str(f.value) for f in (served or facts)))

@@ -272,7 +272,7 @@ def headed_at(text: str, lines) -> list[Named] | None:
     file's headings (outside code blocks) name fewer than two devices, named the table's way or not:
     every block then takes the file's device."""
     rows = str(text or "").splitlines()
-    ctx = context.read(rows)
+    ctx = ingest.context_of_text(str(text or ""))
     level = context.sections(rows)
     facts = _heading_devices(ctx, level)
     if len({_kind(f) for f in facts}) < 2:

@@ -1190,15 +1190,14 @@ def tokenizers(paths, models) -> list[list]:
     model's name such as Triton's `ensemble` says nothing of its weights, and the tokenizer, said beside
     it, is what the file names of the model family. The tokenizer does not size the model: it names no
     checkpoint."""
-    from benchbook import config, ingest
-    from benchbook.ingest import context
+    from benchbook import ingest
 
     if any(model_size(m)[2] != "unknown" for m in models):
         return []  # a model the table or its name sizes: its name says what its weights are
     keys = {_model_key(m) for m in models}
     out: dict[str, int] = {}
     for path in paths:
-        for f in context.read(ingest._load_lines(config.resolve(path))).get("tokenizer"):
+        for f in ingest.context_of_lines(path).get("tokenizer"):
             if _model_key(f.value) and _model_key(f.value) not in keys:
                 out.setdefault(str(f.value), f.line)
     return [[t, n] for t, n in out.items()]
@@ -1316,7 +1315,7 @@ def untied_models(paths, models, r: pd.DataFrame | None = None) -> list[list]:
     contexts = []
     for path in paths:
         lines = ingest._load_lines(config.resolve(path))
-        ctx = context.read(lines)
+        ctx = ingest.context_of_lines(path)
         if r is not None and {"source", "line"} <= set(r.columns):
             ctx = context.examples_after(ctx, lines, r.loc[r["source"] == source_name(config.resolve(path)), "line"])
         contexts.append(ctx)
@@ -1396,13 +1395,13 @@ def named_at(model: str | None, paths) -> tuple[str, int] | None:
     """(source, line) where the input names `model` only in a heading or a line of prose (`context.WORDED`:
     an issue's title `# Add llama 3.3 70b GH200 model`), so a page that sizes the run says where the name
     comes from; None for a model a command, a labelled line or the tool's output names."""
-    from benchbook import config, ingest
+    from benchbook import ingest
     from benchbook.ingest import context
 
     if not model:
         return None
     for path in paths:
-        facts = [f for f in context.read(ingest._load_lines(config.resolve(path))).get("model") if f.value == model]
+        facts = [f for f in ingest.context_of_lines(path).get("model") if f.value == model]
         if facts and all(f.source in context.WORDED for f in facts):
             return facts[0].source, facts[0].line
     return None
@@ -1423,14 +1422,13 @@ def stated_size(model: str | None, paths) -> tuple[float, float | None, int] | N
     `only 11B active parameters out of 196B`), the first such line; the active count is the total for a model
     not named as a mixture of experts, and None for one that is, where the line states none. None
     when no line of the input sizes the model."""
-    from benchbook import config, hardware, ingest
-    from benchbook.ingest import context
+    from benchbook import hardware, ingest
 
     if not model or not isinstance(model, str):
         return None
     keys = {k for k in (_model_key(model), _model_key(_RELEASE_SUFFIX.sub("", model.rstrip("/")))) if len(k) >= 3}
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         for f in ctx.get("params"):
             above = [h for h in ctx.headings if h.line <= f.line]
             named = f.text + (" " + max(above, key=lambda h: h.line).text if above else "")
@@ -1447,13 +1445,13 @@ def titled_size(model: str | None, paths) -> tuple[float, float, str, str, int] 
     the line that names it name models of the table (`context.table_rows`: `# ... on DeepSeek-v3/R1`) that
     all have one size: the run's weights are of that size, whichever of them it is. None where no heading
     above names a table model, or where they name models of two sizes."""
-    from benchbook import config, hardware, ingest
+    from benchbook import hardware, ingest
     from benchbook.ingest import context
 
     if not model or not isinstance(model, str) or hardware.model_size(model) is not None:
         return None
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         last = model.rstrip("/").rsplit("/", 1)[-1]  # the table's column holds a path by its last part
         lines = [f.line for f in ctx.get("model") if str(f.value).rstrip("/").rsplit("/", 1)[-1] == last]
         if not lines:
@@ -1476,14 +1474,14 @@ def served_checkpoint(model: str | None, paths) -> tuple[str, int] | None:
     `model`; a tokenizer names none) that the table or its name sizes. A page names it rather than say
     the input gives no size, and does not size the runs by it: a served name may stand for more than one
     model (a speculative draft beside its target). None where it names none, or several."""
-    from benchbook import config, hardware, ingest
+    from benchbook import hardware, ingest
     from benchbook.ingest import context
 
     if not model or not isinstance(model, str) or hardware.model_size(model) is not None:
         return None
     found: dict[str, tuple[str, int]] = {}
     for path in paths:
-        for f in context.read(ingest._load_lines(config.resolve(path))).get("model"):
+        for f in ingest.context_of_lines(path).get("model"):
             if context.placeholder(f.value) or f.source == "json" or _model_key(f.value) == _model_key(model):
                 continue
             if hardware.model_size(str(f.value)) is not None:
@@ -1709,7 +1707,7 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         lines = ingest._load_lines(config.resolve(path))
         # a server launch no result follows (an alternative script, a variant after the results) is not theirs
         results = r.loc[mine, "line"] if "line" in r else []
-        whole = context.read(lines)
+        whole = ingest.context_of_lines(path)
         launch = context.launched(whole, lines, results)  # of several launches, the one that ran the results
         ctx = context.ran(whole, lines, results)
         models = {_model_key(m) for m in r.loc[mine, "model"].dropna()} if "model" in r else set()
@@ -1983,12 +1981,11 @@ def instances(paths) -> tuple[int, int]:
     (`8 instances of vLLM`: every request goes to one of them), the most such a line names; the fewest
     is 1 where the input also names a configuration in one instance beside it (a "collocated" or
     "aggregated" baseline), since it ties neither to a run. (1, 1) where no layout is named."""
-    from benchbook import config, ingest
-    from benchbook.ingest import context
+    from benchbook import ingest
 
     most, one = 1, False
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         most = max([most, *(f.value for f in (*ctx.get("instances"), *ctx.get("replicas")))])
         one = one or bool(ctx.get("layout"))
     return (1 if one else most, most)
@@ -1998,21 +1995,19 @@ def replicas(paths) -> int:
     """The replicas of one server a run's requests are spread over (`8 instances of vLLM` behind a load
     balancer), the most a line names; 1 where none is named. Each replica holds the whole model and steps
     its own share of the requests, so every one of them reads the weights at every step of its own."""
-    from benchbook import config, ingest
-    from benchbook.ingest import context
+    from benchbook import ingest
 
-    found = [f.value for path in paths for f in context.read(ingest._load_lines(config.resolve(path))).get("replicas")]
+    found = [f.value for path in paths for f in ingest.context_of_lines(path).get("replicas")]
     return max([1, *found])
 
 
 def cpu_offload(paths) -> tuple[float, int] | None:
     """(GB, line) of the weights a server keeps in CPU memory (vLLM's `--cpu-offload-gb`), the first a
     command states; None where none does. Those weights cross the host link at every forward pass."""
-    from benchbook import config, ingest
-    from benchbook.ingest import context
+    from benchbook import ingest
 
     for path in paths:
-        found = context.read(ingest._load_lines(config.resolve(path))).get("cpu_offload")
+        found = ingest.context_of_lines(path).get("cpu_offload")
         if found:
             return float(found[0].value), found[0].line
     return None
@@ -2024,11 +2019,11 @@ def role_said(paths) -> dict:
     the input names no `xPyD` layout: that command's devices are its role's, and how many servers of
     each role the run spans is not stated, so neither are the run's devices. {role, role_line} of the
     first such command; empty where no command names a role, or a layout gives the instances."""
-    from benchbook import config, ingest
+    from benchbook import ingest
     from benchbook.ingest import context
 
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         roles = ctx.get("role")
         if roles and context.states(ctx, "instances").status == "absent":  # no layout, nor a sign of one
             return {"role": str(roles[0].value), "role_line": roles[0].line}
@@ -2043,13 +2038,13 @@ def layout_said(paths, r: pd.DataFrame) -> dict:
     layout_sign} of the first such layout (`layout_sign`: the line of a parallelism sign `context.states`
     leaves unread, which the page names); empty where a run or a line states a TP, PP or DP (`spanning`
     then counts each instance's devices), or no layout is named."""
-    from benchbook import config, ingest
+    from benchbook import ingest
     from benchbook.ingest import context
 
     if any(stated(r, k) for k in ("tp", "pp", "dp")):
         return {}
     for path in paths:
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         facts = ctx.get("instances")
         if not facts:
             continue

@@ -984,7 +984,6 @@ def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list
     state, with the `first` and `last` lines of its rows); found nothing there, the status is
     "table_absent": those tables state none, never the file."""
     from benchbook import config, ingest
-    from benchbook.ingest import context
 
     w = w.copy()
     w["tp_stated"] = w["tp"].notna()
@@ -996,7 +995,7 @@ def fill_tp(w: pd.DataFrame, paths, tp_unknown: int) -> tuple[pd.DataFrame, list
             note = _conflict(w[mine], path)
             notes += [note] if note else []
             continue
-        ctx = context.read(ingest._load_lines(config.resolve(path)))
+        ctx = ingest.context_of_lines(path)
         models = {_model_key(m) for m in w.loc[rows, "model"].dropna()} if "model" in w else set()
         for span, window, others in _windows(w, mine):
             note = _fill_span(w, span, _within(ctx, window), models, tp_unknown)
@@ -1098,12 +1097,11 @@ def _conflict(rows: pd.DataFrame, path) -> dict | None:
     (a heading, a `TP: 4` line, or a command launching that model): the disagreement, for the page to state (the
     tables' TP is kept: the parser's own fields rank first, `ingest.context`)."""
     from benchbook import config, ingest
-    from benchbook.ingest import context
 
     tps = rows["tp"].dropna().unique() if len(rows) else []
     if len(tps) != 1:
         return None  # several TPs: each table has its own, nothing to set against the file's words
-    ctx = context.read(ingest._load_lines(config.resolve(path)))
+    ctx = ingest.context_of_lines(path)
     models = {_model_key(m) for m in rows["model"].dropna()} if "model" in rows else set()
     other = [f for f in ctx.get("tp") if float(f.value) != float(tps[0]) and not _launches_another(ctx, f, models)]
     if not other:

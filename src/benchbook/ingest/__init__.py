@@ -374,6 +374,13 @@ def context_of(path: str | os.PathLike) -> context.Context:
     return _kept("context", p, lambda: _with_table_facts(p, _load_lines(p)))
 
 
+def context_of_lines(path: str | os.PathLike) -> context.Context:
+    """`context.read` of a file's lines alone, without its tool's table facts (`context_of`): what its
+    prose and commands state, asked by several analyses of one chapter; inside `once()` read once."""
+    p = config.resolve(path)
+    return _kept("lines context", p, lambda: context.read(_load_lines(p)))
+
+
 def context_of_text(text: str) -> context.Context:
     """`context.read` of a text's lines (`str.splitlines`), without a tool's table facts. Inside
     `once()` kept by the text's digest, and the same as the file's own where the text is a file's as
@@ -410,7 +417,7 @@ def _with_table_facts(path: Path, lines: Lines) -> context.Context:
     definitions give them; a server launch that launched none of the tables' results states nothing
     of them (`context.ran`), nor do the usage examples written under them (`context.examples_after`), nor
     the lines a parser found to be another run's (`Parsed.others`)."""
-    ctx = context.read(lines)
+    ctx = _kept("lines context", path, lambda: context.read(lines))
     _as_text_context(lines, ctx)
     registry = tools()
     every = []
