@@ -136,10 +136,11 @@ METRICS = {
     "total_token_throughput_per_gpu": "tok/s: total token throughput divided by the GPUs, as an authors' table names it",
 }
 
-#: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`).
+#: The banner; a write-up may name its run inside it (`==== Serving Benchmark Result (16K/1K - Conc 256) ====`); a
+#: fork may print it with no space between the rules and the title (`=====Serving Benchmark Result=====`, Moreh vLLM).
 HEADER_RE = re.compile(
-    r"^(?P<prefix>.*?)=+ (?:(?P<name>[A-Za-z][\w.+-]*(?: [\w.+-]+){0,2}) )?Serving Benchmark Result"
-    r"(?: \((?P<label>[^()]+)\))? =+\s*$"
+    r"^(?P<prefix>.*?)=+(?P<gap> ?)(?:(?P<name>[A-Za-z][\w.+-]*(?: [\w.+-]+){0,2}) )?Serving Benchmark Result"
+    r"(?: \((?P<label>[^()]+)\))?(?P=gap)=+\s*$"
 )
 #: A concurrency cap named in a banner's label (`Conc 256`, `concurrency=64`, `c=8`).
 BANNER_CAP_RE = re.compile(r"\b(?:conc(?:urrency)?|c)\s*[=:]?\s*(\d+)\b", re.IGNORECASE)
@@ -1258,6 +1259,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             block_records: list[dict] = []
             cells += _parse_block(lines, start, end, prefix, source, block_records, rejects, settings)
             settings["num_prompts"] = _prompts_sent(ctx, block_records, settings["num_prompts"])
+            if _windowed(lines, start, close, prefix):
+                settings["num_prompts"] = math.nan  # its counts are the window's, not of every prompt sent
             if _speculative_section(lines, start, close, prefix) and "speculative=" not in (settings["metadata"] or ""):
                 settings["metadata"] = "; ".join(
                     x for x in (settings["metadata"], "speculative=speculative decoding") if x
@@ -1376,6 +1379,23 @@ def _rows_alone(lines: list[str]) -> int | None:
         if run == BARE_MIN:
             return i - BARE_MIN + 2
     return None
+
+
+#: A measurement window a fork prints in its block (Moreh vLLM's `--warmup-time` / `--cooldown-time`:
+#: `Warm-up Time:  120.0`): requests of the warm-up and cool-down are left out of every count it prints.
+_WINDOW_RE = re.compile(r"^\s*(?:Warm-up|Cool-down) Time(?: \(s\))?:\s*(?P<value>\d+(?:\.\d+)?)\s*$")
+
+
+def _windowed(lines: list[str], start: int, close: int, prefix: str) -> bool:
+    """Whether a block counts only the requests of a measurement window (a warm-up or cool-down time above
+    0 printed in it): its `Successful requests` are those that fell inside the window, so the prompts the
+    command sent are no denominator of them, and the prompts not counted are no failures."""
+    for s in lines[start : close + 1]:
+        body = s[len(prefix) :] if prefix and s.startswith(prefix) else s
+        m = _WINDOW_RE.match(body)
+        if m and float(m["value"]) > 0:
+            return True
+    return False
 
 
 def refuses(text: str | Lines) -> tuple[int, str] | None:
