@@ -711,3 +711,16 @@ def test_a_slow_rate_still_streams_and_the_file_s_name_sizes_its_model():
     assert slow["bandwidth_gb_s"] == pytest.approx(3.56 * 1024**3 * 0.5 / 1e9) and slow["file_gib"] == 3.56
     moe = p.loc["mixtral-8x7b-v0.1.Q4_0.gguf"]
     assert (moe["active_params_b"], moe["params_b"]) == (12.9, 46.7)
+
+
+def test_a_defaulted_mode_is_not_said_as_every_rows_setting():
+    # a sweep-bench table with no device, backend or GPU layers (ik_llama.cpp PR #287, a CPU run): the
+    # analysis takes "gpu" for it, but the page must not state "mode gpu" as the run's
+    rows = _rows(backend=None, ngl=pd.NA, rate=2.88, line=5) + _rows(backend=None, ngl=pd.NA, rate=2.59, line=6)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert set(every["mode"]) == {"gpu"} and not every["mode_said"].any()
+    assert "mode" not in show_bw.sweep_constants(every)
+    # the other way: a CUDA backend with GPU layers tells the mode, and it is said once above the table
+    rows = _rows(rate=35.36, line=37) + _rows(rate=20.0, line=39)
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
+    assert "mode gpu" in show_bw.sweep_constants(every)

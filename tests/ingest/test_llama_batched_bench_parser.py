@@ -51,6 +51,26 @@ def test_the_one_command_above_names_the_model():
     assert _value(p, 11, "prompt_time") == 22.274 and _value(p, 18, "total_throughput") == 13.98
 
 
+def test_a_build_step_chained_before_the_command_names_no_model():
+    # `make -j batched-bench && ./batched-bench MODEL ...` (llama.cpp PR #4280): the make target has no
+    # model after it in its own command, so the model is the path the next command gives, never `&&`
+    assert (
+        llama_batched_bench._command(
+            "make -j batched-bench && ./batched-bench ./models/llama-7b-v2/ggml-model-q8_0.gguf 10880 1 99 0 128 128 1,2"
+        )
+        == "./models/llama-7b-v2/ggml-model-q8_0.gguf"
+    )
+    p = ingest.read_parsed(DIR / "llamacpp_pr4280_m3_max_batched_bench_q8_0_master_kv_pad_cut_excerpt.md")[0]
+    assert "&&" not in set(p.table["model"]) and "ggml-model-q8_0.gguf" in str(set(p.table["model"]))
+
+
+def test_a_single_command_and_a_prefixed_one_keep_their_model():
+    # the rule must not fire on one command, nor on a program behind an env prefix
+    assert llama_batched_bench._command("./llama-batched-bench -m m.gguf -npp 128") == "m.gguf"
+    assert llama_batched_bench._command("env -i ./build/bin/llama-batched-bench -m a/b.gguf -c 8192") == "a/b.gguf"
+    assert llama_batched_bench._command("make -j batched-bench") is None
+
+
 def test_a_row_that_breaks_the_generation_formula_is_rejected_naming_it():
     bad = ROW.replace("139.43", "239.43")
     p = llama_batched_bench.parse(HEAD + ROW + bad, "f.md")

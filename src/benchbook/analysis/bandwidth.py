@@ -104,6 +104,19 @@ def run_mode(row) -> str:
     return "gpu" if mode == "unknown" and not averaged else mode
 
 
+def mode_said(row) -> bool:
+    """Whether the output itself tells a result's mode (a device, a backend, GPU layers or a CPU it
+    printed), not `run_mode`'s "gpu" taken for a row that says nothing: a defaulted mode is no fact of
+    the run for a page to state."""
+    keys = ("gpu", "backend", "ngl", "n_cpu_moe", "cpu")
+    settings = {k: row.get(k) for k in keys}
+    settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
+    dev = re.search(r"(?:^|,\s*)dev=([^,]*)", str(row.get("extra_settings") or ""))
+    if dev:
+        settings["dev"] = dev[1]
+    return hardware.llama_bench_device(settings)[1] != "unknown"
+
+
 def _applies(dev: hardware.Device, mode: str) -> bool:
     """Whether a device the reader named can be the one this result ran on (a CPU for a CPU-only
     run, an accelerator otherwise; an APU serves both)."""
@@ -328,6 +341,7 @@ def generation_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=cols + ["rate", "rate_std", "repeats", "line", "source"])
     out["n_depth"] = pd.to_numeric(out["n_depth"], errors="coerce").fillna(0)
     out["mode"] = [run_mode(r) for _, r in out.iterrows()]
+    out["mode_said"] = [mode_said(r) for _, r in out.iterrows()]
     out["model_key"] = model_keys(out)
     return out
 

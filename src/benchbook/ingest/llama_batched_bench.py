@@ -104,6 +104,12 @@ def sniff(text: str | Lines) -> bool:
     return search(re.compile(_HEADER.pattern, re.M), text)
 
 
+#: the tool's program as a word of a command (a path to it, or its `.exe`).
+_EXECUTABLE = re.compile(r"(?:^|[/\\])(?:llama-)?batched-bench(?:\.exe)?$")
+#: shell words that end one command and start the next (`&&`, `||`, `;`, `|`).
+_SHELL_OPERATORS = frozenset({"&&", "||", ";", "|"})
+
+
 def _command(raw: str) -> str | None:
     """The model a batched-bench command line names: `-m PATH` (`--model`), or the first argument of
     the older builds' positional form (`batched-bench MODEL_PATH [N_KV_MAX] ...`)."""
@@ -111,16 +117,30 @@ def _command(raw: str) -> str | None:
         words = shlex.split(raw.strip().lstrip("$# "))
     except ValueError:
         words = raw.split()
-    at = next((i for i, w in enumerate(words) if re.search(r"(?:^|[/\\])(?:llama-)?batched-bench(?:\.exe)?$", w)), None)
-    if at is None:
-        return None
-    rest = words[at + 1 :]
-    for i, w in enumerate(rest):
-        if w in ("-m", "--model") and i + 1 < len(rest):
-            return rest[i + 1]
-        if w.startswith("--model="):
-            return w.split("=", 1)[1]
-    return rest[0] if rest and not rest[0].startswith("-") else None
+    # a shell line may chain commands (`make -j batched-bench && ./batched-bench MODEL ...`): each
+    # command is read apart, up to its operator, so a build step's target, which names no model
+    # after it, is passed over and never takes the next command's `&&` for a model path
+    commands, one = [], []
+    for w in words:
+        if w in _SHELL_OPERATORS:
+            commands.append(one)
+            one = []
+        else:
+            one.append(w)
+    commands.append(one)
+    for words in commands:
+        at = next((i for i, w in enumerate(words) if _EXECUTABLE.search(w)), None)
+        if at is None:
+            continue
+        rest = words[at + 1 :]
+        for i, w in enumerate(rest):
+            if w in ("-m", "--model") and i + 1 < len(rest):
+                return rest[i + 1]
+            if w.startswith("--model="):
+                return w.split("=", 1)[1]
+        if rest and not rest[0].startswith("-"):
+            return rest[0]
+    return None
 
 
 def within(value: float, tokens: float, time: float) -> bool:

@@ -248,6 +248,8 @@ def _label(s: str) -> str | None:
     nothing of the kind between its timing lines, so such a line is the writer's name for the next request.
     A shell command is no label, nor `time`'s report; and `parse` reads none after a command until the next
     timing line: what a command prints (the model's answer, its load log) is its program's, not the writer's."""
+    if _FENCE.match(s.strip().lstrip(">").strip()):
+        return None  # a fence's opening line (```shell, ~~~text): its word is the block's language, no name
     t = s.strip().lstrip(">").strip().strip("`*#").strip().rstrip(":").strip("`*").strip()
     if not t or len(t) > 80 or len(re.findall(r"[A-Za-z0-9]", t)) < 2 or _LOG_MARKS.search(t) or t.startswith("```"):
         return None
@@ -337,7 +339,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
     ran = False  # a shell command ran since the last timing line: what follows is its program's output
     loaded = False  # a load time was printed since the last request began: that request's context
     spec, role = 0, None  # the speculative example's request, and the model whose timings follow (`_ROLE`)
+    quoted = False  # a command's quoted argument is still open: this line continues that command
     for i, s in enumerate(lines):
+        if _EVAL.search(s) or _SPEC.search(s):
+            quoted = False  # a timing line is llama.cpp's print: no quote a command left open runs past it
+        elif quoted or _COMMAND.search(s) or _SHELL.match(s):
+            # a command whose quote spans lines (`-p "what is the meaning of` / `life?" -n 128`): the lines
+            # up to the closing quote are its argument, never a label of the writer's
+            was, quoted = quoted, (quoted + s.count('"')) % 2 == 1
+            if was:
+                continue
         ran = ran or bool(_SHELL.match(s))
         role = None if _SHELL.match(s) else role
         ln = i + 1

@@ -331,6 +331,8 @@ def sweep_constants(allrows: pd.DataFrame) -> str:
     """The settings every generation result shares, said once above the table instead of in a column."""
     same = [c for c in SWEEP_SETTINGS[1:] if c in allrows.columns and allrows[c].notna().all()]
     same = [c for c in same if allrows[c].nunique() == 1]
+    if "mode_said" in allrows.columns and not allrows["mode_said"].fillna(False).astype(bool).all():
+        same = [c for c in same if c != "mode"]  # a mode no row's output tells is the analysis's default, no fact
     words = {"gpu": "device", "ngl": "GPU layers", "fa": "flash attention", "extra_settings": "other settings"}
     return "Every row: " + "; ".join(f"{words.get(c, c)} {allrows[c].iat[0]}" for c in same) + "." if same else ""
 
