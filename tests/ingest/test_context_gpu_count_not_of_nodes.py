@@ -1,5 +1,5 @@
 """A count of GPUs is the run's device count; `2 GPU nodes` counts nodes and `8 GPUs each` (`per
-node`) one node's GPUs, neither the run's; a `Total GPUs:` line states it and `Number of nodes:` the nodes."""
+node`) one node's GPUs, neither the run's (the two on one line count all the nodes' GPUs); a `Total GPUs:` line states it and `Number of nodes:` the nodes."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from benchbook.ingest import context
         ("We ran it on 8 GPUs.", [8]),
         ("- Total GPUs: 16", [16]),
         ("- Number of nodes: 2 GPU nodes", []),
-        ("Distributed execution across 2 nodes × 8 GPUs each (16 total).", []),
+        ("Distributed execution across 2 nodes × 8 GPUs each (16 total).", [16]),  # both counts: all GPUs
         ("A cluster of 4 GPUs per node.", []),
     ],
 )

@@ -177,9 +177,14 @@ def _count(ctx: context.Context, fact: context.Fact) -> int:
     device's own line (`4 x H100`) unless that line counts the devices the machine has (`GPUs
     Available`, `MACHINE_COUNT`), else the one count of used devices the file states (a command's
     `--gpus N`, a line that says `used`), else the one count an environment dump states
-    (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1."""
+    (nvidia-smi's rows, ggml's `found N CUDA devices`), else 1. Before all of them, where no count of
+    used devices is stated: the one count of every machine's devices (`5x servers, each with 8x MI300X`,
+    `40 GPUs in total`) above the device line's own, which is then one machine's."""
     used = _used(ctx)
     same = [f.value for f in ctx.get("device_count") if f.line == fact.line and f.value > 0]
+    total = _total(ctx, fact)
+    if total is not None and used is None and (not same or total > same[0]):
+        return total
     if same and not MACHINE_COUNT.search(fact.text):
         return same[0]
     if used is not None:
@@ -189,6 +194,16 @@ def _count(ctx: context.Context, fact: context.Fact) -> int:
         return dumped.pop()
     stated = _stated_count(ctx, fact) if fact.source == "prose" else None
     return stated or 1
+
+
+def _total(ctx: context.Context, fact: context.Fact) -> int | None:
+    """The one count of all machines' devices (scope "all GPUs") the file states of `fact`'s device, else None."""
+    counts = {
+        f.value
+        for f in ctx.get("device_count")
+        if f.scope == "all GPUs" and not MACHINE_COUNT.search(f.text) and not _of_another(ctx, f, fact)
+    }
+    return counts.pop() if len(counts) == 1 else None
 
 
 def _stated_count(ctx: context.Context, fact: context.Fact) -> int | None:
@@ -443,6 +458,7 @@ def _counted(ctx: context.Context, fact: context.Fact) -> bool:
     return (
         same
         or _used(ctx) is not None
+        or _total(ctx, fact) is not None
         or len(dumped) == 1
         or (fact.source == "prose" and bool(_stated_count(ctx, fact)))
     )

@@ -86,7 +86,8 @@ SCOPES = ("per GPU", "all GPUs", "all CPUs", "whole node", "wall", "idle", "scop
 class Fact:
     """One fact as the file states it: `value` (int, float or str), its 1-based `line`, the
     `source` kind (one of `SOURCES`) and the line's `text`; `unit` and `scope` for power and
-    energy (`scope` one of `SCOPES`), `unit` also for a rate."""
+    energy (`scope` one of `SCOPES`), `unit` also for a rate; a device count of scope "all GPUs"
+    counts every machine's devices (`5x servers, each with 8x MI300X`), not one machine's."""
 
     name: str
     value: object
@@ -721,14 +722,36 @@ _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _MD_STRONG = re.compile(r"\*\*|__")
 #: Replicas of one server behind a load balancer, counted in words (`8 instances of vLLM`, `8 replicas of
 #: llama 3 8b`): the benchmark's requests spread over all of them, so a run spans every replica's devices.
-#: A disaggregated layout in words (`one prefill server on node-1, one decode server on node-2`): x prefill and y
-#: decode servers, as `1P1D` writes them, on one line.
+#: A disaggregated layout in words (`one prefill server on node-1, one decode server on node-2`, `2x prefill, 3x decode
+#: instances`: the noun said once, for both): x prefill and y decode servers, as `1P1D` writes them, on one line.
 _PD_SERVERS = re.compile(
-    r"\b(one|two|three|four|\d{1,2})\s+prefill\s+(?:servers?|instances?|nodes?|workers?)\b.{0,80}?"
-    r"\b(one|two|three|four|\d{1,2})\s+decode\s+(?:servers?|instances?|nodes?|workers?)\b",
+    r"\b(one|two|three|four|\d{1,2})(?:\s+|\s?[x×]\s+)prefill(?:\s+(?:servers?|instances?|nodes?|workers?))?\b.{0,80}?"
+    r"\b(one|two|three|four|\d{1,2})(?:\s+|\s?[x×]\s+)decode\s+(?:servers?|instances?|nodes?|workers?)\b",
     re.I,
 )
 _PD_COUNT = {"one": "1", "two": "2", "three": "3", "four": "4"}
+#: Machines counted in prose (`5x servers`, `2 nodes`, `5x AMD MI300X servers`, `2 GPU nodes`): the count is of
+#: machines, never of devices, whatever part the words between name; a count whose noun is singular (`an 8x B200
+#: node`) counts the devices of one machine.
+_MACHINES = re.compile(
+    r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?((?:(?:NVIDIA|AMD|Intel)\s+)?(?:[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2})\s+)?"
+    r"(?:GPU\s+)?)(?i:servers?|nodes?|hosts?|machines?)\b(?![-_])"
+)
+_NUMA = re.compile(r"\bnuma\b|^\s*available:\s*\d+\s+nodes\b", re.I)
+#: A count of each machine's devices (`each equipped with 8x AMD MI300X GPUs`, `8 GPUs each`, `8 H100 per node`).
+_PER_MACHINE = re.compile(
+    r"\beach\b[^.;()]{0,40}?(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?"
+    r"(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b"
+    r"|(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)"
+    r"\s+(?:each|per\s+(?:node|server|host|machine))\b",
+    re.I,
+)
+#: Devices counted as a whole (`40 GPUs in total`, `a total of 16 H100 GPUs`): every machine's.
+_TOTAL_DEVICES = re.compile(
+    r"(?<![\w.])([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\s+(?:in\s+)?total\b"
+    r"|\btotal\s+(?:of\s+)?([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b",
+    re.I,
+)
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
 #: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
 #: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
@@ -1888,6 +1911,33 @@ def _read_assignments(r: _Reader, text: str, i: int, source: str) -> None:
             r.keyed(name, _value(m.group(2)), i, source, text)
 
 
+def _read_machines(r: _Reader, text: str, i: int, source: str, line: str) -> str:
+    """Machines a line counts (`5x servers, each equipped with 8x AMD MI300X GPUs`, `on 5x AMD MI300X servers
+    (40 GPUs in total)`): their count is the run's nodes, and the devices of all of them (a total the line
+    states, else its machines times each one's devices) a device count of scope "all GPUs", which a count of
+    one machine's devices elsewhere in the file does not override. Returns the line without the machine counts,
+    so a count of machines is never read as a count of devices."""
+    if _NUMA.search(text):  # NUMA nodes (numactl's `available: 2 nodes (0-1)`) are one machine's memory domains
+        return text
+    machines = [
+        m
+        for m in _MACHINES.finditer(text)
+        if not _FACTOR.match(text[m.end() :].lstrip()) and (m.group(0)[-1] in "sS") == (int(m.group(1)) > 1)
+    ]  # `an 8x B200 node` is one machine of eight: a count of machines agrees with its noun
+    total = _TOTAL_DEVICES.search(text)
+    each = _PER_MACHINE.search(text)
+    if total:
+        r.add("device_count", int(total.group(1) or total.group(2)), i, source, line, scope="all GPUs")
+    elif len(machines) == 1 and each:
+        count = int(machines[0].group(1)) * int(each.group(1) or each.group(2))
+        r.add("device_count", count, i, source, line, scope="all GPUs")
+    for m in machines:
+        r.add("nodes", int(m.group(1)), i, source, line)
+    for m in reversed(machines):  # the machines' count dropped, their words kept (`AMD MI300X servers`)
+        text = text[: m.start()] + text[m.start(2) :]
+    return text
+
+
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
     for m in [*_MODEL_FILE.finditer(text), *_LINKED_FILE.finditer(text)]:
@@ -1928,6 +1978,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             r.add("cpu", m.group(0), i, source, line)
         for m in _BOARD.finditer(text):
             r.add("machine", m.group(0), i, source, line)
+    if devices and source in ("heading", "prose"):
+        text = _read_machines(r, text, i, source, line)
     each = _EACH_HAS.search(_MD_LINK.sub(r"\1", text)) if devices and source in ("heading", "prose") else None
     if each:  # `each <machine> comes with N <device> GPUs`: read after the rest of the line (below)
         text = f"{each.string[: each.start()]} {each.string[each.end() :]}"
