@@ -198,3 +198,9 @@ def test_a_risc_v_board_named_in_a_title_is_the_device():
     assert found == [("HiFive Premier P550", 1, "heading")] and said.status == "stated"
     found, _, said = _device(["# Notes on the HiFive boards"])
     assert not found
+
+
+def test_a_product_named_with_a_hyphen_is_the_product():
+    line = "with my setup (RTX-4080 in a Ryzen-5975WX box, Nvidia driver 575, so coopmat2 enabled)"
+    assert context.read([line]).values("device") == ["RTX-4080"]
+    assert context.read(["### Mainline on a Ryzen-5975WX"]).values("cpu") == ["Ryzen-5975WX"]

@@ -728,7 +728,8 @@ def one_device(rows: pd.DataFrame) -> bool:
     """Whether every generation row ran on one device: a `dev` column naming one device (more than one
     names a multi-device row), a backend of one device (`ONE_DEVICE_BACKENDS`),
     a build whose own device listing names one GPU (`gpus_listed`: llama-bench's `gpu_info` joins every
-    GPU the build sees, so a split has nothing to spread over), `-sm none`, a CPU-only row, or one request's
+    GPU the build sees, so a split has nothing to spread over), one device the file names for a row that
+    lists none, with no count of devices stated, `-sm none`, a CPU-only row, or one request's
     timings whose log lists one GPU (none listed: not stated); a row split by layer or
     row (`SPREADING_MODES`) may span every GPU the build sees."""
     if rows.empty:
@@ -752,9 +753,18 @@ def one_device(rows: pd.DataFrame) -> bool:
         listed = r.get("gpus_listed")
         if listed is not None and pd.notna(listed) and int(listed) == 1:
             continue
+        if (listed is None or pd.isna(listed)) and _one_named(r.get("gpu")):
+            continue  # the file names the row's one device and counts none (`my setup (RTX-4080 in a ... box)`)
         if split_mode(r) in SPREADING_MODES:
             return False
     return True
+
+
+def _one_named(gpu) -> bool:
+    """Whether a row's device, as the file around a table names it (a table with no `gpu_info`, whose
+    `gpus_listed` the file's count of devices fills where it states one), is one device: a name, not a
+    list of several (`RTX 3090, RTX 3090`, `ROCm0/ROCm1`)."""
+    return isinstance(gpu, str) and bool(gpu.strip()) and not re.search(r"[,/;+&]|\band\b", gpu)
 
 
 def gpus_spanned(row: pd.Series) -> int:

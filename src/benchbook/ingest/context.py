@@ -803,12 +803,12 @@ _TOTAL_PARAMS = re.compile(
     re.I,
 )
 _ACTIVE_PARAMS = re.compile(rf"{_B}[\s-]*(?:activ(?:e|ated)\b)|激活参数量?\s*(?:为|是|[:：])?\s*{_B}", re.I)
-#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `RTX4090D 24G`, `Radeon RX 7900 XTX`, `Arc Pro
+#: A GPU named by its product line (`RTX 5060 Ti 16GB`, `RTX4090D 24G`, `RTX-4080`, `Radeon RX 7900 XTX`, `Arc Pro
 #: B70`): read in a heading, a labelled line or a table row, and in prose only on a line that speaks of
 #: a device (a `GPU` or `显卡` word: a sentence without one may name another run's card).
 _PRODUCT = re.compile(
     r"\b(?:(?:NVIDIA|AMD|Intel)\s+)?(?:GeForce\s+)?(?:RTX|GTX|Quadro|Titan|Radeon(?:\s+(?:RX|Pro|AI\s+Pro))?|Arc(?:\s+Pro)?)"
-    r"\s*[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
+    r"(?:\s*|-)[A-Z]{0,2}\d{2,4}[A-Z]{0,3}(?:\s+(?:Ti|SUPER|Super|XTX|XT|GRE|Ada|Laptop))*(?:\s+\d{1,3}\s*GB)?\b"
     # a Google TPU by its generation, as Google Cloud names them: `TPU v5e`, `TPU v6e`, `TPU7x` (Ironwood)
     r"|\bTPU\s?v?\d{1,2}[a-z]{0,2}\b"
     # a Huawei Atlas card or server as Huawei names them: `Atlas 300I Duo`, `Atlas 800I A2`
@@ -858,10 +858,10 @@ _HEADING_PART = re.compile(
     + r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*$"
 )
 #: A CPU product as people name it (`Intel i3-1315U`, `Intel Core i7-12700K`, `Core Ultra 5 125H`,
-#: `AMD Ryzen 7 7840U`, `EPYC 9654`, `Xeon Gold 6338`): in a heading, the CPU the section ran on.
+#: `AMD Ryzen 7 7840U`, `Ryzen-5975WX`, `EPYC 9654`, `Xeon Gold 6338`): in a heading, the CPU the section ran on.
 _CPU_PRODUCT = re.compile(
     r"\b(?:(?:Intel\s+)?(?:Core\s+)?i[3579]-\d{4,5}[A-Z]{0,2}|(?:Intel\s+)?Core\s+Ultra\s+\d\s+\d{3}[A-Z]{0,2}"
-    r"|(?:AMD\s+)?Ryzen\s+(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?\d\s+(?:HX\s+)?\d{3,4}[A-Z0-9]{0,3}"
+    r"|(?:AMD\s+)?Ryzen(?:\s+|-)(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?(?:\d\s+(?:HX\s+)?)?\d{3,4}[A-Z0-9]{0,3}"
     r"|(?:AMD\s+)?EPYC\s+\d{4}[A-Z]?|(?:Intel\s+)?Xeon\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?[A-Z]?\d{4,5}[A-Z]{0,2})\b"
 )
 #: A single-board computer as its maker names it (`Radxa Dragon Q8B`, `Raspberry Pi 5`, `Orange Pi 5 Plus`,
