@@ -35,3 +35,12 @@ def test_a_degree_in_words_is_read_as_its_own_parallelism(line, name, value):
 )
 def test_the_word_without_a_number_is_no_degree(line):
     assert _values(line, "dp") == []
+
+
+def test_a_setup_tables_parallelism_rows_are_the_degrees_a_note_aside():
+    rows = ["| Field | Value |", "|---|---|", "| Tensor Parallelism | 64 (effective tensor axis 8 via `--dp-size 8`) |"]
+    rows += ["| Data Parallelism | 8 |", "| Expert Parallelism | 64 |", "| Pipeline parallel degree | 2 |"]
+    facts = context.read(rows)
+    assert [facts.values(k) for k in ("tp", "dp", "ep", "pp")] == [[64], [8], [64], [2]]
+    # the other way: a count with words after it, not a bracketed note, is no value
+    assert context.read(["| Tensor Parallelism | 64 or 128 |"]).values("tp") == []

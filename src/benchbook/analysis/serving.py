@@ -1151,9 +1151,20 @@ def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict
     count is every run's."""
     if pk is None:
         return {}
-    counts = {devices(r) * instances[0], devices(r) * instances[1], fewest_devices(r) * instances[1]}
+    fewest, most = span_readings(pk, r)
+    counts = {most * instances[0], most * instances[1], fewest * instances[1]}
     counts |= {n * instances[1] for n in device_counts(r)}
     return {"device_spans": pk.device, "device_spans_counts": sorted(counts)} if len(counts) > 1 else {}
+
+
+def span_readings(pk, r: pd.DataFrame) -> tuple[int, int]:
+    """(fewest, most) devices one run may span (`fewest_devices`, `devices`). Where they differ (a DP written in
+    words: inside the TP group, or replicas) and the file counts the device itself as one of the two (`TPU
+    v6e-64`, `8x H100`: `pk.count` above 1), that one is both: the file's own count says which reading is the run's."""
+    fewest, most = fewest_devices(r), devices(r)
+    if fewest != most and pk is not None and pk.count > 1 and pk.count in (fewest, most):
+        return pk.count, pk.count
+    return fewest, most
 
 
 def fewest_devices(r: pd.DataFrame) -> int:
@@ -1905,11 +1916,12 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     own parallelism states (`device_counts`): no one peak is theirs."""
     import dataclasses
 
-    if pk is None or instances[0] != instances[1] or fewest_devices(r) != devices(r) or len(device_counts(r)) > 1:
+    fewest, most = span_readings(pk, r)
+    if pk is None or instances[0] != instances[1] or fewest != most or len(device_counts(r)) > 1:
         return None
     if untied_spans(r):  # some runs state their parallelism, others none: no one count is every run's
         return None
-    n = devices(r) * instances[1]
+    n = most * instances[1]
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):
         return pk
     return dataclasses.replace(pk, count=n)

@@ -209,6 +209,8 @@ def _norm(key: str) -> str:
     return f"num_{norm}" if re.match(r"#[A-Za-z]", key) else norm
 
 
+#: A parallel degree's word and the short name of its fact.
+_PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: Key names (normalised: lower case, runs of other characters as `_`) and the fact each states.
 KEYS: dict[str, str] = {
     **dict.fromkeys(("gpu", "gpus", "device", "devices", "hardware", "accelerator", "accelerators"), "device"),
@@ -226,6 +228,13 @@ KEYS: dict[str, str] = {
     **dict.fromkeys(("pp", "pp_size", "pipeline_parallel", "pipeline_parallel_size"), "pp"),
     **dict.fromkeys(("dp", "dp_size", "data_parallel", "data_parallel_size"), "dp"),
     **dict.fromkeys(("ep", "ep_size", "expert_parallel", "expert_parallel_size", "moe_ep_size"), "ep"),
+    # a write-up's table of its setup names the degrees in words (`| Tensor Parallelism | 64 |`, `TP degree: 8`)
+    **{
+        f"{w}_{end}": n
+        for w, n in _PAR_NAME.items()
+        for end in ("parallelism", "parallel_degree", "parallelism_degree")
+    },
+    **{f"{n}_degree": n for n in ("tp", "pp", "dp", "ep")},
     **dict.fromkeys(("model", "model_id", "model_name", "model_path", "served_model_name", "weights"), "model"),
     **dict.fromkeys(("tokenizer", "tokenizer_name", "tokenizer_id"), "tokenizer"),
     # ML.ENERGY's `weight_precision` (its build_data.py: the weights' dtype, `bfloat16`, `fp8`, `mxfp4`)
@@ -697,7 +706,6 @@ _SOCKET_WORDS = re.compile(
     r"\b(\d{1,2}|one|single|two|dual|four|quad|eight)[- ]?(?:cpu[- ]?|processor[- ]?)?sockets?\b(?![-_]\w)", re.I
 )
 _SOCKET_NUMBERS = {"one": 1, "single": 1, "two": 2, "dual": 2, "four": 4, "quad": 4, "eight": 8}
-_PAR_NAME = {"tensor": "tp", "pipeline": "pp", "data": "dp", "expert": "ep"}
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
@@ -1044,7 +1052,8 @@ def _scope(line: str, name: str = "power") -> str:
 
 
 def _as_int(v: str) -> int | None:
-    v = str(v).strip().strip("`'\",")
+    """A whole number as a value writes it, a bracketed note after it aside (`64 (effective tensor axis 8)`)."""
+    v = re.sub(r"\s+\([^()]*\)$", "", str(v).strip()).strip().strip("`'\",")
     return int(v) if re.fullmatch(r"\d{1,6}", v) else None
 
 
