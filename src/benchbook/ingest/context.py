@@ -647,9 +647,11 @@ _N_GPUS = re.compile(
     r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
     re.I,
 )
-#: A parallel degree in capitals (`TP4`, `DP=2`), or glued to its size in lower case (`with tp8`, `ep8`): `pp` alone
-#: in lower case is llama-bench's prompt test (`pp512`), so a lower-case PP is read only glued to another degree.
-_SHORT_PAR = re.compile(r"(?<![\w-])(?:(TP|PP|DP|EP)\s*[=:]?\s*|((?i:tp|dp|ep)))(\d{1,4})(?![\w.])")
+#: A parallel degree in capitals (`TP4`, `DP=2`), or glued to its size in lower case (`with tp8`, `ep8`), or set
+#: in lower case with a spaced `=` (`on NVIDIA B200, tp = 2`: the assignment a launch writes `tp=2`, which
+#: `_ENV` reads unspaced): `pp` alone in lower case is llama-bench's prompt test (`pp512`), so a lower-case PP is
+#: read only glued to another degree.
+_SHORT_PAR = re.compile(r"(?<![\w-])(?:(TP|PP|DP|EP)\s*[=:]?\s*|((?i:tp|dp|ep))(?:\s+=\s*|\s*=\s+)?)(\d{1,4})(?![\w.])")
 #: Parallel degrees written glued into one word (`DP8TP4EP32`, `TP4PP2`, `dcp8tp16`), or joined by `+`
 #: (`dcp8+tp8`): each its own size. A DCP (decode context parallel, SGLang's and vLLM's `--dcp-size`) splits the KV
 #: cache over the TP group's own ranks, so it names no size of its own here and adds no device.
