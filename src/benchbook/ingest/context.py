@@ -428,9 +428,16 @@ _COMMAND = _Commands()
 #: A server CLI whose first argument is the model it serves: `vllm serve MODEL`, `sglang serve MODEL`,
 #: TensorRT-LLM's `trtllm-serve MODEL` (its positional `model`: a Hugging Face id or a checkpoint path) and
 #: GPUStack's `mindie serve MODEL` (a vLLM-like command GPUStack maps to MindIE's JSON configuration and runs
-#: with mindieservice_daemon, as its performance-lab write-ups say beside it).
+#: with mindieservice_daemon, as its performance-lab write-ups say beside it). `trtllm-serve` is a click group
+#: whose default command is `serve` (tensorrt_llm/commands/serve.py, `DefaultGroup.resolve_command`: a first
+#: argument that names no subcommand is the model of `serve`), so `trtllm-serve serve MODEL` and
+#: `trtllm-serve mm_embedding_serve MODEL` (both `@click.argument("model")`) name their model after the
+#: subcommand; a subcommand's name is never the model (`trtllm-serve disaggregated -c FILE` names none).
 _SERVE_MODEL = re.compile(
-    r"(?<![\w-])(?:(?:vllm|sglang|mindie)\s+serve|trtllm-serve)\s+[\"']?([^\s\\`'\"-][^\s\\`'\"]*)"
+    r"(?<![\w-])(?:(?:vllm|sglang|mindie)\s+serve"
+    r"|trtllm-serve(?:\s+(?:serve|mm_embedding_serve)(?=\s+[\"']?[^\s\\`'\"-]))?"
+    r"(?!\s+(?:serve|grpc|disaggregated|disaggregated_mpi_worker|mm_embedding_serve)(?![\w-])))"
+    r"\s+[\"']?([^\s\\`'\"-][^\s\\`'\"]*)"
 )
 #: A download or pull names the weights it fetches: `hf download REPO_ID` and `huggingface-cli download REPO_ID`
 #: (huggingface_hub's CLI, the repository id first; a model unless `--repo-type dataset|space`), `ollama pull NAME`
@@ -650,9 +657,11 @@ _N_GPUS = re.compile(
     r"(?!\s+(?:nodes?|servers?|hosts?|machines?|each)\b|\s+per\s+(?:node|server|host|machine)\b)",
     re.I,
 )
-#: A parallel degree in capitals (`TP4`, `DP=2`), or glued to its size in lower case (`with tp8`, `ep8`): `pp` alone
-#: in lower case is llama-bench's prompt test (`pp512`), so a lower-case PP is read only glued to another degree.
-_SHORT_PAR = re.compile(r"(?<![\w-])(?:(TP|PP|DP|EP)\s*[=:]?\s*|((?i:tp|dp|ep)))(\d{1,4})(?![\w.])")
+#: A parallel degree in capitals (`TP4`, `DP=2`), or glued to its size in lower case (`with tp8`, `ep8`), or set
+#: in lower case with a spaced `=` (`on NVIDIA B200, tp = 2`: the assignment a launch writes `tp=2`, which
+#: `_ENV` reads unspaced): `pp` alone in lower case is llama-bench's prompt test (`pp512`), so a lower-case PP is
+#: read only glued to another degree.
+_SHORT_PAR = re.compile(r"(?<![\w-])(?:(TP|PP|DP|EP)\s*[=:]?\s*|((?i:tp|dp|ep))(?:\s+=\s*|\s*=\s+)?)(\d{1,4})(?![\w.])")
 #: Parallel degrees written glued into one word (`DP8TP4EP32`, `TP4PP2`, `dcp8tp16`), or joined by `+`
 #: (`dcp8+tp8`): each its own size. A DCP (decode context parallel, SGLang's and vLLM's `--dcp-size`) splits the KV
 #: cache over the TP group's own ranks, so it names no size of its own here and adds no device.
@@ -890,9 +899,13 @@ _ON_PRODUCT = re.compile(r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|a\s+single\s+|
 _YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
 #: A key's meaning inside a mapping the key alone does not give: a report's `accelerator: {model: ...,
 #: count: ...}` (llm-d's benchmark report: the accelerator's model is the device) and `model: {name: ...}`.
+#: TensorRT-LLM's extra LLM-API options (`--extra_llm_api_options FILE.yml`) nest `dtype` in `kv_cache_config:`,
+#: the `KvCacheConfig.dtype` of tensorrt_llm/llmapi/llm_args.py ("The data type to use for the KV cache"):
+#: the KV cache's dtype, never the weights'. A mapping's own key is looked up as written where KEYS lacks it.
 NESTED: dict[str, dict[str, str]] = {
     "device": {**dict.fromkeys(("model", "name", "type", "product"), "device"), "count": "device_count"},
     "model": dict.fromkeys(("name", "id", "path", "model_id"), "model"),
+    "kv_cache_config": {"dtype": "kv_dtype"},
 }
 #: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
 #: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
@@ -1853,7 +1866,7 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         line = fetched.group(1)  # a system-info tool's `CPU: ...` beside its logo: the pair alone
         m = _KV.match(line)
     if m and not _MD_ROW.match(line) and len(_ENV.findall(line)) < 2:  # `a=1,b=2`: assignments, read below
-        parent = KEYS.get(r.parents[-1][1]) if r.parents else None
+        parent = KEYS.get(r.parents[-1][1], r.parents[-1][1]) if r.parents else None
         name = NESTED.get(parent, {}).get(_norm(m.group(2))) or KEYS.get(_norm(m.group(2)))
         if _norm(m.group(2)) == "backend" and m.group(3).strip().lower() in _NATIVE_BACKENDS:
             r.add("engine", _NATIVE_BACKENDS[m.group(3).strip().lower()], i, "key-value", line)
