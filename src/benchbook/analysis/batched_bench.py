@@ -9,7 +9,8 @@ the whole batch, the weights read once for B tokens. The prompt phase (T_PP, S_P
 
 A series is one table at one (PP, TG) and prompt mode: the KV cache a step reads grows with the
 context, and a shared prompt is one prompt's cache for all sequences. The table names no GPU; the
-model only where one command line above it does; its precision only where that name says it.
+model only where one command line above it does; its precision where that name says it, else where the rest
+of the file states it (`precision.stated_names`: `I ran the batched bench with llama 8b q4_0`).
 """
 
 from __future__ import annotations
@@ -35,18 +36,19 @@ def _variant(r: dict, tables: int) -> str:
     return ", ".join(x for x in parts if x)
 
 
-def sweep(df: pd.DataFrame) -> pd.DataFrame:
+def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
     """One row per table row in the columns of `analysis.batch.sweep`: throughput S_TG, latency T_TG
     for TG new tokens per sequence (`timed` GENERATION), no "msec/token" (the tool prints none); the
     prompt phase (`prefill_s` T_PP, `prefill_tok_s` S_PP) and the whole row (`total_s` T, `total_tok_s`
-    S = N_KV / T) kept beside it."""
+    S = N_KV / T) kept beside it. `stated`: per source, the names the rest of its file gives the weights
+    (`precision.stated_names`), read where the model's own name states no precision (as `one_batch`'s)."""
     d = df[df["tool"] == TOOL] if "tool" in df else df.iloc[0:0]
     if d.empty:
         return pd.DataFrame(columns=COLUMNS)
     d = keyed(d, _KEYS)
     tables = d[["source", "table"]].drop_duplicates().shape[0]
     rows = []
-    for val, first, model, w in measurements(d):
+    for val, first, model, w in measurements(d, stated):
         t_tg, s_tg = val.get("generation_time"), val.get("generation_throughput")
         if t_tg is None or s_tg is None:
             continue
@@ -81,6 +83,6 @@ def sweep(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def with_sweep(sw: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+def with_sweep(sw: pd.DataFrame, df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
     """`analysis.batch.sweep`'s table `sw` with this tool's points of `df` added (`one_batch.with_points`)."""
-    return with_points(sw, sweep(df))
+    return with_points(sw, sweep(df, stated))

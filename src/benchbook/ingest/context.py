@@ -949,6 +949,11 @@ _SCHEME_AFTER = r"[-_ ](W\d+A(?:\d+|FP8)(?:KV\d+)?|NVFP4|MXFP4|FP8|FP4|AWQ|GPTQ(
 #: A dtype written right after a model named in words, its version between them or not, behind a comma
 #: (`Qwen 7B 2.5，bf16`, `Llama 70B, fp16`): the sentence gives the model's weights that dtype.
 _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|float16|float32|fp8|int8|int4)\b"
+#: A llama.cpp quantization type written right after a model, named by its id or in words, a space between
+#: (`llama 8b q4_0`, `Llama-3.1-8B Q4_K_M`, `qwen2 7B IQ4_XS`): ggml's own names of its weight types (`Q4_0`,
+#: `Q4_K_M`, `IQ4_XS`, llama.cpp's `ggml_type_name` and the quantize tool's `Q4_K_M` presets), which no other
+#: word spells, so the sentence gives that model's weights the type. A type behind a comma is a list's next item.
+_GGUF_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?[ \t]+(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL))(?![\w.-])"
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -2288,6 +2293,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if len(named) == 1:
         r.named(named[0], i, source, line)
         m = re.search(re.escape(named[0]) + _SCHEME_AFTER, text, re.I)  # `Llama 3.1 8B FP8` / `405B fp4`
+        m = m or re.search(re.escape(named[0]) + _GGUF_AFTER, text, re.I)  # `Llama-3.1-8B Q4_K_M`
         if m:
             r.add("precision", m.group(1), i, source, line)
         return
@@ -2304,7 +2310,9 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
         words = ", ".join(named) if named else _as_written((phrases or versions)[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
         if not named and len(phrases) == 1:  # `It's Qwen 7B 2.5，bf16.`: the dtype the sentence gives the model
-            m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I)
+            m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I) or re.search(
+                re.escape(words) + _GGUF_AFTER, text, re.I
+            )  # `I ran the batched bench with llama 8b q4_0`: the type llama.cpp names its weights by
             if m:
                 r.add("precision", m.group(1), i, source, line)
 

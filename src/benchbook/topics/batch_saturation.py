@@ -63,7 +63,7 @@ def analyse(p: dict) -> Result:
     stated = precision.stated_names(p["source"])
     # bench_one_batch's steps and batched-bench's generation phases as points
     sw = batch.with_split(
-        batched_bench.with_sweep(one_batch.with_sweep(batch.sweep(df, stated), df, stated), df), split_said
+        batched_bench.with_sweep(one_batch.with_sweep(batch.sweep(df, stated), df, stated), df, stated), split_said
     )
     knees = batch.knee(sw, p["knee_fraction"])
     key = batch.reference(sw)
