@@ -699,6 +699,17 @@ def printed_dense(model: str) -> bool:
     return not is_moe(" ".join(words[:2]), words[0])
 
 
+def _active_then_total(model: str) -> tuple[float, float] | None:
+    """(active, total) of an MoE named by two sizes in a row, the smaller first (AllenAI's `OLMoE-1B-7B`: "1B
+    active and 7B total parameters", its model card); None where a name has no such pair."""
+    words = _words(model, decimals=True).split()
+    for a, b in zip(words, words[1:], strict=False):
+        ma, mb = _SIZE_RE.match(a), _SIZE_RE.match(b)
+        if ma and mb and ma[2] == mb[2] == "b" and not ma[3] and not mb[3] and float(ma[1]) < float(mb[1]):
+            return float(ma[1]), float(mb[1])
+    return None
+
+
 def _name_sizes(model: str) -> tuple[float | None, float | None]:
     """(total, active) billions read from a name such as "Qwen3-Next-80B-A3B" or "bloom-7b1"."""
     total = active = None
@@ -759,6 +770,8 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
             precision_source=r["precision_source"] if ck else None,
         )
     total, active = _name_sizes(model)
+    if moe and active is None and (pair := _active_then_total(model)):
+        active, total = pair  # `OLMoE-1B-7B`: 1B active of 7B
     if printed is not None:
         total = printed
     if total is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from benchbook import ingest
 from benchbook.analysis import serving
@@ -64,3 +65,15 @@ def test_no_text_received_leaves_no_latency_but_e2el(tmp_path):
 def test_text_received_keeps_the_latencies(tmp_path):
     r = _runs(tmp_path, record(298_911, 875.9))
     assert not bool(r["no_text"].iat[0]) and r["ttft_mean"].iat[0] == 875.9
+
+
+def test_the_zero_latencies_are_set_aside_only_where_the_copy_prints_them(tmp_path):
+    # a copy cut before its latency rows prints no 0 ms: the page sets none aside (sglang issue 6525's copy)
+    bare = json.loads(record(0, 0.0).splitlines()[1])
+    bare = {k: v for k, v in bare.items() if not re.match(r"(mean|median|p99)_(ttft|tpot|itl)_ms", k)}
+    for text, printed in ((record(0, 0.0), True), ("x\n" + json.dumps(bare) + "\n", False)):
+        r = _runs(tmp_path, text)
+        said = show.figures_sentence(serving.littles_law(r), serving.goodput_bounds(r, 450.0, 40.0), 450.0, 40.0)
+        assert ("the TTFT and ITL it prints (0 ms" in said) is printed and "no share within an SLO" in said
+        c = wording.word("serving_saturation", claims.tpot_itl(r))
+        assert ("the 0 ms printed is no latency" in c.text) is printed

@@ -192,6 +192,8 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     wide["uncounted"] = none & (_col(wide, "ttft_mean").gt(0) | _col(wide, "itl_mean").gt(0))
     wide["no_output"] = none & ~wide["uncounted"] | wide["no_text"]
     blank = [c for c in wide.columns if re.match(r"(ttft|tpot|itl)_", str(c))]
+    # whether the run prints any of them: a copy cut before its latency rows prints no 0 ms to set aside
+    wide["latency_printed"] = wide[blank].notna().any(axis=1) if blank else False
     wide.loc[wide["no_output"], blank] = np.nan
     # no more output tokens than requests (each made one): vLLM and SGLang take TPOT only over requests
     # with more than one output token and ITL between later chunks, printing 0 for an empty list

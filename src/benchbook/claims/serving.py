@@ -328,6 +328,8 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     ev.update(itl_at_most=serving.UNSTREAMED_ITL_MS, ttft_share=serving.UNSTREAMED_TTFT_SHARE)
     ev["silent"] = int(r["no_output"].fillna(False).astype(bool).sum()) if "no_output" in r else 0
     ev["no_text"] = int(r["no_text"].fillna(False).astype(bool).sum()) if "no_text" in r else 0
+    printed = r["latency_printed"].fillna(False).astype(bool) if "latency_printed" in r else pd.Series(True, r.index)
+    ev["silent_printed"] = int((r["no_output"].fillna(False).astype(bool) & printed).sum()) if "no_output" in r else 0
     ev["uncounted"] = int(r["uncounted"].fillna(False).astype(bool).sum()) if "uncounted" in r else 0
     cut = serving.cut_of(r.drop(index=ok.index), "tpot")  # a run lacking TPOT because its copy ends first
     ev.update(cut_run=cut[0] if cut else None, cut_line=cut[1] if cut else None)

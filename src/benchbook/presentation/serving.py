@@ -1107,6 +1107,7 @@ def figures_sentence(
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
             no_output=bool(row.get("no_output")),
             no_text=bool(row.get("no_text")),
+            latency_printed=bool(row.get("latency_printed", True)),
             uncounted=bool(row.get("uncounted")),
             method=method[i] if isinstance(method[i], str) else None,
             acceptance=per_step[i] if per_step[i] == per_step[i] else None,
