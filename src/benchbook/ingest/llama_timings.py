@@ -94,6 +94,11 @@ _FORMATS = (
     ("print_timings]", "server print_timings"),
     ("print_timing", "server slot print_timing"),
 )
+#: llama.cpp's own prints of the timing lines (the formats above and its speculative example's).
+FORMATS = frozenset({f for _, f in _FORMATS} | {"llama.cpp speculative"})
+#: Another program's print of llama.cpp's timing lines, by its own prefix (ipex-llm's BigDL-LLM: `bigdl-llm timings:
+#: prompt eval time = ...`): its engine is that program, not llama.cpp.
+_PRINTER = re.compile(r"^\s*(?P<who>(?!llama)[A-Za-z][\w.-]*\s+timings):\s*(?:prompt\s+)?eval time\b")
 #: The server's running print mid-generation (`print_timings_tg`): `n_decoded = N, tg = R t/s`.
 _PROGRESS = re.compile(r"\btg\s*=\s*(?P<r>[\d.]+)\s*t/s")
 #: A drafter's tally after a request: 2026 `draft acceptance = R (A accepted / G generated)`, 2025 `draft
@@ -368,7 +373,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             continue
         if _DRAFTER.search(s):
             run["drafter"] = ln
-        run["format"] = next((f for key, f in _FORMATS if key in s), run.get("format"))  # the last print named
+        named = next((f for key, f in _FORMATS if key in s), None) or (p["who"] if (p := _PRINTER.match(s)) else None)
+        run["format"] = named or run.get("format")  # the last print named
         m = _EVAL.search(s)
         if m is None:
             if context.BYLINE.match(s.strip()):

@@ -182,10 +182,21 @@ def request_note(pts: pd.DataFrame, prompt: pd.DataFrame | None = None) -> str |
             "partial": r["offload"] == "partial",
             "unsure": r["offload"] == "partial" and bool(r.get("offload_unsure")),
             "ollama": r.get("timings") == ollama_verbose.FORMAT,
+            "printer": _printer(r.get("timings")),
         }
         for _, r in req.iterrows()
     ]
     return _say("request_note", requests=items, prompts=prompts)
+
+
+def _printer(timings) -> str | None:
+    """The program other than llama.cpp and Ollama whose prefix the timing lines carry (`bigdl-llm timings`),
+    else None."""
+    from benchbook.ingest.llama_timings import FORMATS
+
+    if not isinstance(timings, str) or timings in FORMATS or timings == ollama_verbose.FORMAT:
+        return None
+    return timings
 
 
 def throughput_note(runs: pd.DataFrame) -> str:

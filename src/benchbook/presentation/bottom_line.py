@@ -13,10 +13,22 @@ import re
 
 from benchbook.declarations import BY_NAME, Box
 
-#: A claim the box takes only where the ledger lacks its sibling: one measured configuration's figure
-#: answers "what does a token cost" when it is the only one; beside others it is one row of many
-#: (the spread and the cheapest answer then), and the first of them is not the answer.
+#: A claim the box takes only where the ledger lacks its sibling of another configuration: one measured
+#: configuration's figure answers "what does a token cost" when it is the only one; beside others it is one
+#: row of many (the spread and the cheapest answer then), and the first of them is not the answer. A sibling
+#: of the same run (its CPU's energy beside its GPU's, CodeCarbon's rows) is the same configuration.
 ONLY_ALONE = {"measured_0": "measured_1"}
+
+
+def _alone(cid: str, by_id: dict) -> bool:
+    """Whether `cid` has no sibling (`ONLY_ALONE`) of another configuration: another file or run."""
+    sibling = by_id.get(ONLY_ALONE.get(cid))
+    if sibling is None:
+        return True
+    of = [(c.get("evidence") or {}) for c in (by_id[cid], sibling)]
+    return all(e.get("run") is not None for e in of) and len({(e.get("source"), e.get("run")) for e in of}) == 1
+
+
 #: Claims that qualify every answer the box gives rather than answer it (the comparisons' confound):
 #: shown, they stand on the caveat line after the answers and take none of the answer's sentences.
 QUALIFIERS = {"confound"}
@@ -62,7 +74,7 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     ids = list(spec.leads) if ids is None else ids
     most = spec.sentences
     by_id = {c["id"]: c for c in _claims(ledger)}
-    leads = [by_id[cid] for cid in ids if _usable(by_id.get(cid)) and ONLY_ALONE.get(cid) not in by_id]
+    leads = [by_id[cid] for cid in ids if _usable(by_id.get(cid)) and _alone(cid, by_id)]
     warnings = [c for c in leads[:LEADING] if c["status"] == "implausible"]
     answers = [c for c in leads if c["status"] == "shown" and c["id"] not in QUALIFIERS]
     if answers:
