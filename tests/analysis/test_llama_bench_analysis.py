@@ -724,3 +724,16 @@ def test_a_defaulted_mode_is_not_said_as_every_rows_setting():
     rows = _rows(rate=35.36, line=37) + _rows(rate=20.0, line=39)
     _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(rows)))
     assert "mode gpu" in show_bw.sweep_constants(every)
+
+
+def test_a_defaulted_mode_is_no_table_cell():
+    # a CPU row that says its mode beside a sweep-bench row that says none: the table's mode column shows the
+    # said one and leaves the other empty, never the analysis's "gpu" default
+    said = _rows(backend="CPU", ngl=0, rate=5.0, line=5)
+    bare = _rows(backend=None, ngl=pd.NA, rate=2.5, line=9, model="n", model_file="n.gguf")
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(said + bare)))
+    table = show_bw.sweep_table(every)
+    assert list(table["mode"].dropna()) == ["cpu"]
+    # the other way: two said modes are both shown
+    _, every = bandwidth.reduce(bandwidth.generation_rows(pd.DataFrame(said + _rows(rate=30.0, line=12))))
+    assert set(show_bw.sweep_table(every)["mode"]) == {"cpu", "gpu"}

@@ -350,7 +350,9 @@ def sweep_constants(allrows: pd.DataFrame) -> str:
 
 def sweep_table(allrows: pd.DataFrame) -> pd.DataFrame:
     """Every generation result, with the settings that vary (those shared are in `sweep_constants`)
-    and why it was kept or not."""
+    and why it was kept or not. A mode no row's output tells (the analysis's default) is left empty."""
+    if "mode_said" in allrows.columns and "mode" in allrows.columns:
+        allrows = allrows.assign(mode=allrows["mode"].where(allrows["mode_said"].fillna(False).astype(bool)))
     cols = [c for c in SWEEP_SETTINGS if c in allrows.columns and allrows[c].notna().any()]
     cols = [c for c in cols if c == "model_key" or allrows[c].nunique(dropna=False) > 1]
     t = allrows[cols + ["rate", "rate_std", "kept", "why_dropped"]].copy()
