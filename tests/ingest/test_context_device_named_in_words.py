@@ -204,3 +204,19 @@ def test_a_product_named_with_a_hyphen_is_the_product():
     line = "with my setup (RTX-4080 in a Ryzen-5975WX box, Nvidia driver 575, so coopmat2 enabled)"
     assert context.read([line]).values("device") == ["RTX-4080"]
     assert context.read(["### Mainline on a Ryzen-5975WX"]).values("cpu") == ["Ryzen-5975WX"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "devices"),
+    [
+        (
+            "# [Hardware][AMD][Model] Add Triton MoE tuning support and optimized configs for Qwen3 omni for MI308X",
+            ["MI308X"],
+        ),
+        ("## Tuned for H200", ["H200"]),
+        ("## Tuned configs for H100 and H200", []),  # two parts: which ran, the title does not say
+        ("## Kernels for FP16 and BF16", []),
+    ],
+)
+def test_a_title_names_the_part_its_work_is_for(heading, devices):
+    assert context.read([heading]).values("device") == devices

@@ -844,6 +844,11 @@ _ON_PART = re.compile(
     r"((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
     r"(?:[ -](?:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)(?![\w-])"
 )
+#: A title naming the part its work is for (`optimized configs for Qwen3 omni for MI308X`, `Tuned for H200`): in a
+#: heading, the device the numbers under it ran on, as `on` names it; one part alone (`for H100 and H200` names none).
+_FOR_PART = re.compile(
+    r"\bfor\s+(?:the\s+)?(?!(?:FP|BF|TF|INT|UINT|SM|PR)\d)((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2})(?![\w-])(?!\s*(?:and|or|&|/|,|vs)\b)"
+)
 #: A file path (`/workspace/datasets/nvidia/Llama-3.1-8B-Instruct-FP8/128_128_30000.jsonl`, `/models/X`):
 #: two or more components joined by `/`, not part of a URL.
 _PATH = re.compile(r"(?<![\w:/.-])((?:~|\.{1,2})?/?(?:[\w.+-]+/)+[\w.+-]+)/?")
@@ -2064,7 +2069,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
     # first of the two that names something on the line
     # (a line asking someone for a run, `_ASKED`, says where a run is wanted, not where one ran)
-    for on in (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER) if not _ASKED.search(text) else ():
+    ons = (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER, *((_FOR_PART,) if source == "heading" else ()))
+    for on in ons if not _ASKED.search(text) else ():
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
             for m in on.finditer(_MD_STRONG.sub("", text)):
                 r.add("device", m.group(1), i, source, line)
