@@ -26,3 +26,9 @@ def test_one_runs_gpu_and_cpu_energies_lead_with_the_first():
 def test_two_runs_energies_do_not_lead_with_the_first():
     led = _ledger(_measured(0, "run a", "gpu", 1_000), _measured(1, "run b", "gpu", 2_000))
     assert "measured_0" not in [c["id"] for c in bottom_line.pick(led)]
+
+
+def test_a_third_configuration_after_one_runs_two_energies_is_another():
+    run = "2026-01-04T05:36:54"
+    led = _ledger(_measured(0, run, "gpu", 1_000), _measured(1, run, "cpu", 100), _measured(2, "run b", "gpu", 2_000))
+    assert "measured_0" not in [c["id"] for c in bottom_line.pick(led)]

@@ -17,16 +17,18 @@ from benchbook.declarations import BY_NAME, Box
 #: configuration's figure answers "what does a token cost" when it is the only one; beside others it is one
 #: row of many (the spread and the cheapest answer then), and the first of them is not the answer. A sibling
 #: of the same run (its CPU's energy beside its GPU's, CodeCarbon's rows) is the same configuration.
-ONLY_ALONE = {"measured_0": "measured_1"}
+ONLY_ALONE = {"measured_0": re.compile(r"measured_\d+")}
 
 
 def _alone(cid: str, by_id: dict) -> bool:
     """Whether `cid` has no sibling (`ONLY_ALONE`) of another configuration: another file or run."""
-    sibling = by_id.get(ONLY_ALONE.get(cid))
-    if sibling is None:
+    siblings = ONLY_ALONE.get(cid)
+    if siblings is None:
         return True
-    of = [(c.get("evidence") or {}) for c in (by_id[cid], sibling)]
-    return all(e.get("run") is not None for e in of) and len({(e.get("source"), e.get("run")) for e in of}) == 1
+    of = [(by_id[k].get("evidence") or {}) for k in by_id if k == cid or siblings.fullmatch(k)]
+    return len(of) == 1 or (
+        all(e.get("run") is not None for e in of) and len({(e.get("source"), e.get("run")) for e in of}) == 1
+    )
 
 
 #: Claims that qualify every answer the box gives rather than answer it (the comparisons' confound):
