@@ -634,14 +634,14 @@ _FACTOR = re.compile(
 #: A count right before a counted part (`2 * ` of `2 * 8 * h800`, `2x ` of `2x 8x H100`): so many of them.
 _OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
 _COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
+#: A part's code as a count precedes it (`8x H100`, `8× MI35x`: AMD's series name ends in a lower-case `x`).
+_COUNTED_CODE = r"[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2})"
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the
 #: way hardware is written: read in any line (`5x faster` names no part: the code needs a digit).
 #: A code may end in a lower-case `x`: a part written loosely (`8x AMD MI300x`) or AMD's name for a series
 #: of parts (`8× MI35x`, the MI350X and MI355X): a device named either way, which the hardware table places
 #: or lacks. The sign may be typed as an asterisk (`tested on 8 * MI300x`), as keyboards lack `×`.
-_PART_COUNTED = re.compile(
-    r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]\s?((?:NVIDIA |AMD )?[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2}))(?![\w-])"
-)
+_PART_COUNTED = re.compile(r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]\s?((?:NVIDIA |AMD )?" + _COUNTED_CODE + r")(?![\w-])")
 #: A part's code as hardware is named (`H100`, `MI300X`, `B200`): capitals then two to four digits. A cloud
 #: instance type (`p5.48xlarge`, `a3-highgpu-8g`) is written in lower case and names no part by itself.
 _PART_CODE = re.compile(r"\b[A-Z]{1,3}\d{2,4}[A-Z]{0,2}\b")
@@ -718,12 +718,14 @@ _SOCKET_NUMBERS = {"one": 1, "single": 1, "two": 2, "dual": 2, "four": 4, "quad"
 #: A disaggregated serving layout as vLLM's, SGLang's and Dynamo's write-ups name it: `1P1D`, `3P1D`
 #: (x prefill instances, y decode instances; each its own TP x PP x DP devices).
 _XPYD = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,2})\s?P\s?(\d{1,2})\s?D(?![A-Za-z0-9_])", re.I)
+#: The words that count devices in the plural or singular (`GPUs`, `8 accelerators`, `2x HPUs`).
+_COUNT_NOUN = r"(?:GPUs?|accelerators?|cards?|[HNX]PUs?)"
 #: A sentence giving each machine of a kind its devices (`Each MI355X platform comes with 8 MI355X GPUs`, `each node
 #: has 8 GPUs`, `each server is equipped with 4 H100 accelerators`): a run on one such machine spans that many (the
 #: count of one machine's, as `_N_GPUS` leaves `8 GPUs per node`), of the device the sentence names where it names one.
 _EACH_HAS = re.compile(
     r"\beach\s+(?:[^\s.,;:]+\s+){1,4}?(?:comes?\s+with|has|have|is\s+equipped\s+with|ships?\s+with|contains|houses)"
-    r"\s+([1-9]\d{0,2})\s+((?:[\w-]+\s+){0,3}?)(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b",
+    r"\s+([1-9]\d{0,2})\s+((?:[\w-]+\s+){0,3}?)" + _COUNT_NOUN + r"\b",
     re.I,
 )
 #: A line that runs a shell script: the script's path (`~/scripts/perftest.sh`, `./run.sh`) or its name first on the
@@ -751,22 +753,20 @@ _PD_COUNT = {"one": "1", "two": "2", "three": "3", "four": "4"}
 #: machines, never of devices, whatever part the words between name; a count whose noun is singular (`an 8x B200
 #: node`) counts the devices of one machine.
 _MACHINES = re.compile(
-    r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?((?:(?:NVIDIA|AMD|Intel)\s+)?(?:[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2})\s+)?"
+    r"(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?((?:(?:NVIDIA|AMD|Intel)\s+)?(?:" + _COUNTED_CODE + r"\s+)?"
     r"(?:GPU\s+)?)(?i:servers?|nodes?|hosts?|machines?)\b(?![-_])"
 )
 _NUMA = re.compile(r"\bnuma\b|^\s*available:\s*\d+\s+nodes\b", re.I)
 #: A count of each machine's devices (`each equipped with 8x AMD MI300X GPUs`, `8 GPUs each`, `8 H100 per node`).
 _PER_MACHINE = re.compile(
-    r"\beach\b[^.;()]{0,40}?(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?"
-    r"(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b"
-    r"|(?<![\w.])([1-9]\d{0,2})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)"
-    r"\s+(?:each|per\s+(?:node|server|host|machine))\b",
+    rf"\beach\b[^.;()]{{0,40}}?(?<![\w.])([1-9]\d{{0,2}})\s?[x×*]?\s?(?:[\w-]+\s+){{0,3}}?{_COUNT_NOUN}\b"
+    rf"|(?<![\w.])([1-9]\d{{0,2}})\s?[x×*]?\s?(?:[\w-]+\s+){{0,3}}?{_COUNT_NOUN}\s+(?:each|per\s+(?:node|server|host|machine))\b",
     re.I,
 )
 #: Devices counted as a whole (`40 GPUs in total`, `a total of 16 H100 GPUs`): every machine's.
 _TOTAL_DEVICES = re.compile(
-    r"(?<![\w.])([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\s+(?:in\s+)?total\b"
-    r"|\btotal\s+(?:of\s+)?([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?(?:GPUs?|accelerators?|cards?|[HNX]PUs?)\b",
+    r"(?<![\w.])([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?" + _COUNT_NOUN + r"\s+(?:in\s+)?total\b"
+    r"|\btotal\s+(?:of\s+)?([1-9]\d{0,3})\s?[x×*]?\s?(?:[\w-]+\s+){0,3}?" + _COUNT_NOUN + r"\b",
     re.I,
 )
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
