@@ -302,7 +302,7 @@ def run_plain(nb: dict, parameters: dict, source, draw: bool = True, draw_worker
     with _as_in_a_fresh_kernel() as stack:
         if drawing is not None:  # a copy drawing for a chapter that then failed is stopped
             stack.callback(drawing.cancel)
-        recorder = stack.enter_context(outputs.recording())
+        recorder = stack.enter_context(outputs.recording(draws=draw))
         backend = plt.get_backend()
         if backend.lower() != "agg":  # figures drawn off screen, as the inline backend draws them
             plt.switch_backend("agg")

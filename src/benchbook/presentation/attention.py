@@ -12,7 +12,7 @@ import pandas as pd
 
 from benchbook.analysis import attention, roofline
 from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure, plain_ticks, times_ticks
+from benchbook.presentation.plotting import color, message_figure, plain_ticks, tight, times_ticks
 from benchbook.presentation.roofline import mark_ridge
 
 #: The chapter whose wording file (notebooks/attention_kernels.claims.yml) names the kernels and peak sources.
@@ -198,7 +198,7 @@ def tflops_figure(k: pd.DataFrame, pass_: str = "fw"):
     ax.set_title(f"{pass_.upper()} TFLOP/s as printed (credited FLOPs), per mask and kernel")
     # below the axes and the mask names: inside, it covered the tallest bars
     fig.legend(*ax.get_legend_handles_labels(), loc="lower center", ncols=len(ops), bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0, 0.08, 1, 1))  # the bottom strip for the legend, below the slanted mask names
+    tight(fig, rect=(0, 0.08, 1, 1))  # the bottom strip for the legend, below the slanted mask names
     return fig
 
 
@@ -342,7 +342,7 @@ def density_figure(dens: pd.DataFrame):
     ax.set_ylabel("block density (tiles kept / all)")
     ax.set_title("What a mask lets a block-sparse kernel skip")
     ax.legend(loc="lower left")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 

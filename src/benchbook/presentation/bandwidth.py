@@ -12,7 +12,7 @@ from benchbook.analysis import envelope as env
 from benchbook.claims import Ledger
 from benchbook.ingest import ollama_verbose
 from benchbook.presentation import labels, wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.plotting import color, message_figure, tight
 from benchbook.presentation.roofline import plot_roofline
 
 #: What the figures show when the input has no generation result to place.
@@ -478,7 +478,7 @@ def fraction_figure(pts: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(7.5, max(2.5, 0.8 + 0.45 * n)))
     plot_fraction(ax, pts)
     ax.set_title("Achieved bandwidth as a share of peak")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -512,7 +512,7 @@ def roofline_figure(pts: pd.DataFrame):
         )
     ax.legend(fontsize=8)
     ax.set_title(f"Generation on the {dev} roofline\n(2 FLOP per active parameter per token)")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 

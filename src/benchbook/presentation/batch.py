@@ -25,7 +25,7 @@ from benchbook.analysis.one_batch import MEAN_STEP, STEP
 from benchbook.claims import rules
 from benchbook.ingest import hf_batch
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, message_figure
+from benchbook.presentation.plotting import color, message_figure, tight
 
 #: The chapter whose wording file (notebooks/batch_saturation.claims.yml) holds this module's sentences.
 CHAPTER = "batch_saturation"
@@ -457,7 +457,7 @@ def plot_throughput(sw: pd.DataFrame, knees: pd.DataFrame, knee_shown: bool):
     ax.legend(
         title="x: first batch with no result", title_fontsize=8, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0)
     )
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -484,7 +484,7 @@ def plot_ms_per_token(sw: pd.DataFrame):
     ax.set_xlabel("batch size (log scale)")
     ax.set_ylabel("milliseconds per token (log scale)")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -539,7 +539,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, key=None):
     ax.set_ylabel("achieved compute (TFLOP/s)")
     title = f"{peaks.device} ({peaks.source})" if peaks is not None else None
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -786,5 +786,5 @@ def plot_floor(fl: dict):
     for axis in (ax.xaxis, ax.yaxis):  # plain numbers (0.1, 1, 10), never 10 to a power
         axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,g}"))
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
-    fig.tight_layout()
+    tight(fig)
     return fig

@@ -15,7 +15,7 @@ from benchbook.analysis import energy
 from benchbook.claims import Ledger
 from benchbook.ingest.energy import SCOPES
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color
+from benchbook.presentation.plotting import color, tight
 
 
 def _say(name: str, **values) -> str:
@@ -198,5 +198,5 @@ def energy_bars(table: pd.DataFrame):
         ax.barh(labels[m].tolist(), t[col][m], color=color(i), label=SCOPES.get(s, s))
     ax.set_xlabel("J per output token" if col == "j_per_output_token" else "J per request")
     ax.legend(title="scope", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, frameon=False)
-    fig.tight_layout()
+    tight(fig)
     return fig

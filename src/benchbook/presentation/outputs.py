@@ -23,20 +23,23 @@ FIGURE = "application/vnd.benchbook.figure"
 
 
 class Recorder:
-    """The outputs of the cell being run (`cell`, a list a notebook cell holds as its outputs)."""
+    """The outputs of the cell being run (`cell`, a list a notebook cell holds as its outputs), and
+    whether the figures glued will be drawn (`draws`: a test of a page's words leaves them undrawn)."""
 
-    def __init__(self) -> None:
+    def __init__(self, draws: bool = True) -> None:
         self.cell: list = []
+        self.draws = draws
 
 
 _recorder: Recorder | None = None
 
 
 @contextlib.contextmanager
-def recording() -> Iterator[Recorder]:
-    """Record, instead of display, what is glued or displayed inside the block."""
+def recording(draws: bool = True) -> Iterator[Recorder]:
+    """Record, instead of display, what is glued or displayed inside the block; `draws` False where
+    no figure glued there will be drawn."""
     global _recorder
-    before, _recorder = _recorder, Recorder()
+    before, _recorder = _recorder, Recorder(draws)
     try:
         yield _recorder
     finally:
@@ -45,6 +48,11 @@ def recording() -> Iterator[Recorder]:
 
 def recording_now() -> bool:
     return _recorder is not None
+
+
+def figures_drawn() -> bool:
+    """Whether a figure made now will be drawn: always, except inside a recording that draws none."""
+    return _recorder is None or _recorder.draws
 
 
 def _json_default(obj):

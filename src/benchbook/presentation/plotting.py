@@ -121,6 +121,18 @@ MIN_TEXT_PX = 10.0
 FIGURE_PX = {1300: 688.0, 800: 720.0}
 
 
+def tight(fig, **kw) -> None:
+    """Lay `fig` out as `fig.tight_layout(**kw)` does, now where it will be drawn; else as a layout
+    engine that lays it out only if it ever is drawn: a chapter run for its words alone (a fixture
+    page's test, `draw=False`) spent a fifth of its time laying out figures nobody drew."""
+    from benchbook.presentation import outputs
+
+    if outputs.figures_drawn():
+        fig.tight_layout(**kw)
+    else:
+        fig.set_layout_engine("tight", **kw)
+
+
 def finish(fig):
     """Make `fig` ready for the page: plain tick labels (`plain_axes`), then every text readable at
     the column's width (`readable`). Returns the box (inches) its SVG saves (`outputs.svg`), as

@@ -15,7 +15,7 @@ import pandas as pd
 from benchbook.analysis import power
 from benchbook.claims import Ledger
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, panel_grid
+from benchbook.presentation.plotting import color, panel_grid, tight
 
 
 def _say(name: str, **values) -> str:
@@ -301,7 +301,7 @@ def throughput_figure(table: pd.DataFrame, model: str):
     fig, axes = panel_grid(table["test"].nunique())
     plot_throughput(axes, table)
     fig.suptitle(f"{model}: throughput vs power limit (± = sample std of the repetitions)")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -316,7 +316,7 @@ def energy_figure(table: pd.DataFrame, floor_j: float | None = None):
         for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
             seen.setdefault(label, h)
     fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), bbox_to_anchor=(0.5, 0.0))
-    fig.tight_layout(rect=(0, 0.08 / math.ceil(len(np.atleast_1d(axes)) / 2), 1, 1))
+    tight(fig, rect=(0, 0.08 / math.ceil(len(np.atleast_1d(axes)) / 2), 1, 1))
     return fig
 
 
@@ -335,7 +335,7 @@ def lesson_figure(full_w: float = 600.0, static_w: float = 100.0, needed: float 
     ax.set_ylabel("rate kept (% of uncapped)")
     ax.set_ylim(0, 105)
     ax.legend(loc="lower right")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -348,5 +348,5 @@ def cv_figure(table: pd.DataFrame):
     fig, ax = plt.subplots(figsize=(7.5, 4))
     plot_cv(ax, table)
     ax.set_title("Repetition-to-repetition spread vs power limit")
-    fig.tight_layout()
+    tight(fig)
     return fig

@@ -17,7 +17,7 @@ import pandas as pd
 
 from benchbook.analysis import quant, roofline
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, plain_ticks
+from benchbook.presentation.plotting import color, plain_ticks, tight
 from benchbook.presentation.plotting import message_figure as _message_figure
 from benchbook.presentation.roofline import mark_ridge
 
@@ -303,7 +303,7 @@ def lesson_figure(lesson: quant.Lesson, max_batch: int = 1024):
     ax.set_ylabel("bf16 step time / scheme step time (x)")
     ax.set_title(f"Roofline prediction on the {lesson.device}")
     ax.legend(loc="center right")  # between the 2x and the 1x lines, clear of both (lower left sat on bf16)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -359,7 +359,7 @@ def heatmap_figure(spd: pd.DataFrame, winners: pd.DataFrame, baseline: str, alph
     fig, ax = plt.subplots(figsize=(max(1.3 * n_schemes + 3, 8), 0.75 * n_regimes + 2))
     heatmap(ax, spd, winners, baseline)
     ax.set_title(f"Speed-up over {baseline} by regime (boxed: winning set, alpha={alpha})", fontsize=10)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -408,7 +408,7 @@ def winners_figure(winners: pd.DataFrame, regimes: list[str] | None = None):
         ax.xaxis.set_major_locator(MaxNLocator(nbins=3, prune="both"))
     for ax in list(axes.flat)[len(regimes) :]:
         fig.delaxes(ax)
-    fig.tight_layout(w_pad=2.5)
+    tight(fig, w_pad=2.5)
     return fig
 
 
@@ -461,7 +461,7 @@ def roofline_figure(pts: pd.DataFrame, peaks: roofline.Peaks | None, model: str,
         title = _say("no_device_title", model=model)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 

@@ -14,7 +14,7 @@ from benchbook.analysis import roofline, serving
 from benchbook.claims import rules
 from benchbook.claims.serving import LATENCY_STAT
 from benchbook.presentation import tables, wording
-from benchbook.presentation.plotting import color, message_figure, panel_size
+from benchbook.presentation.plotting import color, message_figure, panel_size, tight
 
 SOURCE_WORDS = {
     "detected": "named in the input",
@@ -925,7 +925,7 @@ def plot_saturation(curve: pd.DataFrame, apart: pd.DataFrame, variable: str, kne
         wide = max(len(s) for s in labels) > LEGEND_COLUMN_CHARS
         ncols = 1 if wide and len(labels) <= LEGEND_ONE_COLUMN_ROWS else 2
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=ncols)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -1070,7 +1070,7 @@ def plot_roofline(rl: pd.DataFrame, peaks, variable: str):
     many = f"{peaks.count} x " if peaks is not None and peaks.count > 1 else ""  # the roof sums their peaks
     title = f"{many}{peaks.device} ({peaks.source})" if peaks is not None else None
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0), title=title)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -1199,7 +1199,7 @@ def plot_queue(q: dict, saturated: bool = True):
     ax.set_ylim(0, 1.25 * mu)
     ax.set_xlim(0, top)
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -1216,5 +1216,5 @@ def _plot_unsaturated(q: dict):
     ax.set_xlim(0, top)
     ax.set_ylim(0, 1.25 * max(q["mu"], max(q["rate"])))
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncols=2, frameon=False)
-    fig.tight_layout()
+    tight(fig)
     return fig

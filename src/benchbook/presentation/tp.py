@@ -18,7 +18,7 @@ from benchbook import hardware
 from benchbook.analysis import roofline, tp
 from benchbook.claims import rules
 from benchbook.presentation import wording
-from benchbook.presentation.plotting import color, panel_size, ramp, times_ticks
+from benchbook.presentation.plotting import color, panel_size, ramp, tight, times_ticks
 from benchbook.presentation.roofline import plot_points, plot_roofline
 from benchbook.presentation.tables import NOT_RUN
 from benchbook.presentation.wording import join
@@ -304,7 +304,7 @@ def plot_turn_model():
     ax.set_ylabel("decode step (x a)")
     ax.set_ylim(0, 1.05)
     ax.legend(title="cost of an added GPU, b", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -368,7 +368,7 @@ def plot_speedup(sc: pd.DataFrame, tps: list[int]):
     axes[0, 0].set_ylabel(f"speed-up vs TP {int(sc['ref_tp'].min())}")
     axes[1, 0].set_ylabel("parallel efficiency (speed-up / GPUs)")
     axes[0, 1].legend(fontsize=8, loc="upper left")
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -398,7 +398,7 @@ def plot_fits(fits: list[dict], tps: list[int]):
         # below the axes and clear of the x label (its text grows to the page's 10 px, `plotting.readable`):
         # the fitted curves span the whole panel, so no corner is free of data
         ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=1)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -429,7 +429,7 @@ def plot_throughput(tput: pd.DataFrame):
         ax.set_ylim(0, None)
         ax.set_title(title)
     axes[0].legend(fontsize=8)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
@@ -473,7 +473,7 @@ def plot_tp_roofline(rp: pd.DataFrame, device: dict):
     _plain_log_ticks(ax)
     handles, labels, ncol = _legend_rows(*ax.get_legend_handles_labels())
     ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=ncol)
-    fig.tight_layout()
+    tight(fig)
     return fig
 
 
