@@ -326,8 +326,14 @@ def known(name: str) -> Device | None:
 #: Parts the table lacks whose names contain an alias of a part it has (as match text): named, they
 #: are not that part, and `detect` gives None rather than the shorter alias's device. The H20-3e has
 #: 141 GB of HBM3e, not the H20-96GB's HBM3 (sgl-project/sglang issue 23896 runs on it); its bandwidth
-#: has no citable source, so it has no row.
-UNLISTED = ("h20 3e", "h20e")
+#: has no citable source, so it has no row. A laptop RTX 4080 or 4090 is another chip at a third of the
+#: desktop card's power, and the RTX 4080 SUPER has more cores and bandwidth than the RTX 4080.
+UNLISTED = (
+    "h20 3e",
+    "h20e",
+    *(f"{brand}rtx {n} {kind}" for brand in ("", "geforce ") for n in (4080, 4090) for kind in ("laptop", "mobile")),
+    *(f"{brand}rtx 4080 super" for brand in ("", "geforce ")),
+)
 
 
 def detect(*texts) -> Device | None:

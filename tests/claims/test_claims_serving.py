@@ -849,3 +849,13 @@ def test_a_mixed_precision_withholds_the_bandwidth_naming_the_mix_not_an_unstate
     assert mixed.status == "withheld" and "int4 experts, fp8 rest, whose shares" in mixed.reason
     # the other way: no precision known says so
     assert cs.NO_PRECISION in cs.bandwidth(row, RTX, 37.0, math.nan).reason
+
+
+def test_compute_withheld_for_a_mix_of_widths_says_the_mix_not_that_no_precision_is_stated():
+    """SGLang's W4AFP8 (int4 experts, fp8 rest) has no one dense peak: the reason names the mix the file
+    states; a file stating no precision at all still gets "does not state"."""
+    row = pd.Series({"run": "r1", "compute_fraction": math.nan, "peak_tflops": math.nan, "achieved_tflops": 592.0})
+    mixed = cs.compute(row, H100, precision="int4 experts, fp8 rest")
+    assert mixed.status == "withheld"
+    assert "int4 experts, fp8 rest, a mix of widths" in mixed.reason and cs.NO_PRECISION not in mixed.reason
+    assert cs.NO_PRECISION in cs.compute(row, H100).reason

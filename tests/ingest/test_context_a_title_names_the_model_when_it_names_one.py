@@ -46,3 +46,17 @@ def test_a_release_named_beside_another_or_a_word_that_is_no_version_names_no_mo
     assert _models("# sgl-project/sglang-jax release notes") == []  # no family of the table
     # in prose, not a title, the release stays unnamed
     assert [f.value for f in context.read(["Adds data for MiniMax-M2.7.", *BLOCK]).get("model")] == []
+
+
+def test_a_title_writing_a_model_by_its_communitys_short_name_names_it_and_its_scheme():
+    """SGLang's and vLLM's threads write DeepSeek-V3.2 as `DSV3.2` (an alias of the model table's row): the
+    title names that model, and the scheme after it (`W4AFP8`) its weights; a title naming the row's name
+    with a scheme glued on (`DeepSeek-V3.2-NVFP4`) names the one model, not two."""
+    ctx = context.read(["# [Performance] DSV3.2 W4AFP8 Implement get_cutlass_w4a8_moe_mm_data by triton_kernel", *BLOCK])
+    assert [f.value for f in ctx.get("model")] == ["DSV3.2"]
+    assert [f.value for f in ctx.get("precision")] == ["W4AFP8"]
+    assert _models("# DeepSeek-V3.2-NVFP4 — PD-Disaggregation (NIXL UCX-TCP)") == [("DeepSeek-V3.2", 1)]
+    size = hardware.model_size("DSV3.2")
+    assert (size.total_b, size.active_b, size.checkpoint_precision) == (671.0, 37.0, "fp8")
+    assert hardware.model_size("deepseek-ai/DeepSeek-V3.1-Terminus").active_b == 37.0
+    assert hardware.model_size("DSV3").total_b == 671.0 and hardware.model_size("dsr1").total_b == 671.0

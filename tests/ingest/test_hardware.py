@@ -128,6 +128,8 @@ def test_models_schema_refuses_more_active_than_total(tmp_path):
         ("NVIDIA L4", "L4-24GB"),
         ("NVIDIA L40S", "L40S-48GB"),
         ("4x NVIDIA H20", "H20-96GB"),  # the H20 itself; its H20-3e is none (below)
+        ("NVIDIA GeForce RTX 4080", "RTX-4080"),  # the desktop card; its laptop and SUPER namesakes are none
+        ("RTX-4080", "RTX-4080"),
         ("AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", "Ryzen-AI-Max-395"),  # a cpu_info: the CPU, not the iGPU
         ("AMD EPYC 9655 96-Core Processor", "EPYC-9655"),
     ],
@@ -144,6 +146,9 @@ def test_detect_real_strings(printed, name):
         "Apple M2",  # only the M2 Ultra is in the table
         "NVIDIA A100 PCIe",  # 40 or 80 GB: not said
         "4x NVIDIA H20-3e",  # a part the table lacks, whose name holds the H20's alias
+        "NVIDIA GeForce RTX 4080 Laptop GPU",  # another chip (AD104), not the desktop RTX 4080 (AD103)
+        "GeForce RTX 4080 SUPER",
+        "NVIDIA GeForce RTX 4090 Laptop GPU",
         "",
     ],
 )

@@ -31,6 +31,8 @@ TPOT_OVER_ITL = 1.5
 NO_PRECISION = "the output does not state the weights' precision, and none is assumed"
 #: Why no bytes per weight are taken for a precision that mixes widths (`int4 experts, fp8 rest`).
 MIXED_PRECISION = "the weights are in {}, whose shares per token the input does not give, and none is assumed"
+#: Why no peak is taken for a precision that mixes widths: no one precision is the peak's.
+MIXED_WIDTHS = "the weights are in {}, a mix of widths, and no one of them is assumed"
 #: Why no bytes per weight are taken where the runs' own names give different precisions.
 PER_RUN_PRECISION = "the runs' own names give their weights different precisions, and none is every run's"
 
@@ -574,10 +576,13 @@ def _chunks(row: pd.Series, ev: dict) -> dict:
     return {"chunk_tokens": itl / tpot, "achieved_per_chunk": achieved * tpot / itl if achieved else None}
 
 
-def compute(row: pd.Series | None, peaks, said: dict | None = None, configurations: int = 0) -> Claim:
+def compute(
+    row: pd.Series | None, peaks, said: dict | None = None, configurations: int = 0, precision: str | None = None
+) -> Claim:
     """The fraction of peak compute the best run reaches (2 x active parameters per token processed);
     `configurations`: how many runs share the one load of the curve (0: several loads), where the fastest is the
-    fastest configuration at that load, no best load."""
+    fastest configuration at that load, no best load; `precision`: a mix of widths the file states for the
+    weights (`int4 experts, fp8 rest`), which has no one dense peak (the run's own precision is then none)."""
     ev = dict(fraction=None, peak=None, unit="TFLOP/s", **(said or {}))
     if configurations:
         ev["configurations"] = configurations
@@ -595,7 +600,8 @@ def compute(row: pd.Series | None, peaks, said: dict | None = None, configuratio
     rule = "achieved = 2 x active parameters x total token throughput; shown up to 100 % of the dense peak"
     c = make("compute_best", "fraction_of_peak", rule, ev)
     if row is not None and ev["achieved"] is not None and not isinstance(ev["precision"], str):
-        return c.withhold(NO_PRECISION + ", so there is no dense peak at that precision to set its compute against")
+        why = MIXED_WIDTHS.format(precision) if precision else NO_PRECISION
+        return c.withhold(why + ", so there is no dense peak at that precision to set its compute against")
     return c
 
 

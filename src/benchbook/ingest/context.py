@@ -2279,8 +2279,10 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     words = _table_words(bare)
     rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
-    if not named and source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size
-        named = [  # a name the table holds was `table_rows`' to take (`DeepSeek-R1 Distill`: none)
+    if source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size, alone or beside
+        named += [  # a table row (`MiniMax-M2.7 against DeepSeek-V3.2`: two models); a name the table holds
+            # was `table_rows`' to take (`DeepSeek-R1 Distill`: none), and one writing a row's name with more
+            # words (`DeepSeek-V3.2-NVFP4`) is that row's model, said once below
             m.group(1)
             for m in _CAPTION_MODEL.finditer(text)
             if _versioned(m.group(1), names, families) and _model_words(_last_part(m.group(1))).strip() not in table

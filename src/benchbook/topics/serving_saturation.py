@@ -154,7 +154,7 @@ def analyse(p: dict) -> Result:
             ),
             offload,
         ),
-        serving_claims.compute(best, *at(best), configurations=configurations),
+        serving_claims.compute(best, *at(best), configurations=configurations, precision=w.precision),
         _offloaded(_bound_best(best, low, at(best)[0], p["bound_threshold"], w.assumed, at(best)[1]), offload),
         serving_claims.underfilled(lit, serving.cap_said(p["source"]) if r["max_concurrency"].isna().all() else None),
         serving_claims.uncapped(apart, curve, int(r["order"].min()) if len(r) else None, unnamed),
