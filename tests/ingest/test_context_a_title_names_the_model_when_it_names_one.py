@@ -52,7 +52,9 @@ def test_a_title_writing_a_model_by_its_communitys_short_name_names_it_and_its_s
     """SGLang's and vLLM's threads write DeepSeek-V3.2 as `DSV3.2` (an alias of the model table's row): the
     title names that model, and the scheme after it (`W4AFP8`) its weights; a title naming the row's name
     with a scheme glued on (`DeepSeek-V3.2-NVFP4`) names the one model, not two."""
-    ctx = context.read(["# [Performance] DSV3.2 W4AFP8 Implement get_cutlass_w4a8_moe_mm_data by triton_kernel", *BLOCK])
+    ctx = context.read(
+        ["# [Performance] DSV3.2 W4AFP8 Implement get_cutlass_w4a8_moe_mm_data by triton_kernel", *BLOCK]
+    )
     assert [f.value for f in ctx.get("model")] == ["DSV3.2"]
     assert [f.value for f in ctx.get("precision")] == ["W4AFP8"]
     assert _models("# DeepSeek-V3.2-NVFP4 — PD-Disaggregation (NIXL UCX-TCP)") == [("DeepSeek-V3.2", 1)]
