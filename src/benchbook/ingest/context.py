@@ -1708,10 +1708,27 @@ def _read_journal(r: _Reader, line: str, i: int) -> None:
         r.add("engine", engine, i, "env-dump", line)
 
 
+#: A word that makes the engine's version after it a bound on versions, not one a run used: `After SGLang v0.5.2,
+#: ... may return incorrect responses` (the releases after it, the run on one of them), `since vLLM 0.6.0`, `before
+#: TGI 2.0`, `newer than vLLM 0.8`, `>= sglang 0.4`. The engine is still the one the sentence speaks of.
+_VERSION_BOUND = re.compile(
+    r"(?:\b(?:after|since|before|until|till|prior\s+to|(?:newer|older|later|earlier|higher|lower)\s+than"
+    r"|starting\s+(?:from|with|at)|up\s+to)|[<>]=?)\s*$",
+    re.I,
+)
+
+
 def _read_engine_named(r: _Reader, line: str, i: int, source: str) -> None:
     """The engine and its version a line names in words (`_ENGINE_VERSION`), else the engine a sentence
-    runs on (`_ENGINE_RUN`)."""
-    found = [(m.group(1), m.group(2) or m.group(3)) for m in _ENGINE_VERSION.finditer(line)]
+    runs on (`_ENGINE_RUN`). A version written as a bound (`_VERSION_BOUND`: `After SGLang v0.5.2`) is a sign
+    of a version spoken of, never the run's."""
+    found = []
+    for m in _ENGINE_VERSION.finditer(line):
+        version = m.group(2) or m.group(3)
+        if version and _VERSION_BOUND.search(line[max(0, m.start() - 24) : m.start()]):
+            r.signs.append(Sign("version", i, line.strip()[:200], words=m.group(0)))
+            version = None
+        found.append((m.group(1), version))
     if source != "command":  # a command's `--backend` is read with its flags
         found = found or [(m.group(1) or m.group(2), None) for m in _ENGINE_RUN.finditer(line)]
     if (
