@@ -621,6 +621,30 @@ _SHORT_ACTIVE_RE = re.compile(r"^a(\d+(?:\.\d+)?)$")
 #: it the file is another model of the label (pruned experts), and the row's active count is not its.
 PARAMS_TOLERANCE = 0.02
 
+#: Ollama's model reference `name:tag` whose tag starts with a parameter count (`deepseek-r1:1.5b`,
+#: `llama3.1:70b`, `qwen3:30b-a3b`): Ollama's library gives each size tag its own weights, so the tag names the
+#: model of that many parameters (deepseek-r1's 1.5b to 70b tags are the dense Qwen and Llama distills, only
+#: 671b the MoE; https://ollama.com/library/deepseek-r1/tags).
+_OLLAMA_SIZE_TAG = re.compile(r"[a-z][\w.+-]*:(\d+(?:\.\d+)?)([bm])(?![a-z0-9.])", re.I)
+#: How far the count a name rounds to may be from the count it names (Llama-3.2-1B's `1B` is 1.24 B,
+#: deepseek-r1:1.5b is 1.78 B): past it the name's size is another model's.
+NAME_SIZE_ROUNDING = 0.25
+
+
+def ollama_tag_size(model: str) -> float | None:
+    """The parameter count (billions) an Ollama size tag states (`deepseek-r1:1.5b` -> 1.5), None without one."""
+    m = _OLLAMA_SIZE_TAG.search(model) if isinstance(model, str) else None
+    if m is None:
+        return None
+    value = float(m[1])
+    return value / 1000 if m[2].lower() == "m" else value
+
+
+def _tag_names_row(tag_b: float | None, row) -> bool:
+    """Whether a row of the model table can be the model an Ollama size tag names: no tag, or a total the tag
+    rounds (NAME_SIZE_ROUNDING). `deepseek-r1:70b` is not DeepSeek-R1's 671 B row."""
+    return tag_b is None or abs(tag_b / float(row["params_b"]) - 1) <= NAME_SIZE_ROUNDING
+
 
 @dataclass
 class ModelSize:
@@ -736,7 +760,8 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
     """Total and active parameters of `model` (a name, a file name or llama.cpp's model string).
 
     The sourced table (data/models.csv, patterns and aliases matched as whole words, longest
-    first; a distilled model matches only distill rows) comes first, then the size in the name
+    first; a distilled model matches only distill rows, and an Ollama size tag only rows of that size)
+    comes first, then the size in the name
     (dense, or "80B-A3B" for an MoE). `printed_params` (billions, as llama-bench prints) wins for
     the total. None when nothing is known."""
     if not isinstance(model, str) or not model.strip():
@@ -744,8 +769,11 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
     text = _words(model, decimals=True)
     moe = is_moe(model, architecture)
     best = None
+    tag_b = ollama_tag_size(model)
     for pats, r in _model_patterns():
         if "distill" in text and not any("distill" in p for p in pats):
+            continue
+        if not _tag_names_row(tag_b, r):  # another size of the family (`deepseek-r1:1.5b`, a distill)
             continue
         for w in pats:
             if w in text and (best is None or len(w) > best[0]):
