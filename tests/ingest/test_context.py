@@ -726,7 +726,12 @@ def test_a_yaml_key_takes_its_meaning_from_the_mapping_it_sits_in():
 def test_obench_names_the_model_after_using_model_and_nothing_after_it():
     c = _read("Running benchmark 3 times using model: llama3.2:3b (30.3W)\n")
     assert [(f.value, f.line) for f in c.get("model")] == [("llama3.2:3b", 1)]
-    assert not _read("Running benchmark 3 times using: llama3.2:3b\n").get("model")
+    # the key names the model whatever its name; without the key, a name no other rule reads (no size, no
+    # table name) is no model (`llama3.2:3b` is one by its size: the model table's Llama 3.2 3B)
+    assert [f.value for f in _read("Running benchmark 3 times using model: mymodel:latest\n").get("model")] == [
+        "mymodel:latest"
+    ]
+    assert not _read("Running benchmark 3 times using: mymodel:latest\n").get("model")
 
 
 def test_a_command_quoted_inside_another_is_read():

@@ -941,6 +941,30 @@ _QUANT_PHRASE = re.compile(
 _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
 
 
+#: A dtype written as an item of its own (`, fp16.`, `(bf16)`, `; FP8;`): on a line naming one model, the
+#: shorthand of a run's setup (`Max throughput for llama3.1 8B ISL/OSL=128/128, fp16. H100.`) gives its weights.
+_DTYPE_ITEM = re.compile(
+    r"(?:^|[,;(]|\.\s)\s*(bf16|bfloat16|fp16|float16|fp8|fp32|float32|int8|int4)\s*(?=[,;.)]|$)", re.I
+)
+_DTYPE_WORD = re.compile(r"\b(bf16|bfloat16|fp16|float16|fp8|fp32|float32|int8|int4)\b", re.I)
+#: Words that give a dtype to something other than the weights: the KV cache, activations, an accumulator,
+#: attention or the compute.
+_OTHER_DTYPE = re.compile(r"\b(?:kv|cache|activations?|accum\w*|attention|compute|lora|scales?)\b", re.I)
+
+
+def _read_dtype_item(r: _Reader, text: str, i: int, source: str, line: str) -> None:
+    """The weights' precision a line's dtype item states (`_DTYPE_ITEM`), where the line names one model (read
+    on it), compares nothing, gives no other precision and speaks of no other thing a dtype could be of."""
+    if not any(f.name == "model" and f.line == i for f in r.facts) or any(
+        f.name == "precision" and f.line == i for f in r.facts
+    ):
+        return
+    items = {m.group(1).lower() for m in _DTYPE_ITEM.finditer(text)}
+    written = {w.lower() for w in _DTYPE_WORD.findall(text)}  # `fp16, bf16 and fp8 runs`: runs of several
+    if len(items) == 1 and written == items and not compares(text) and not _OTHER_DTYPE.search(text):
+        r.add("precision", _DTYPE_ITEM.search(text).group(1), i, source, line)
+
+
 def _compared_model(text: str, tagged) -> bool:
     """Whether a line that sets things beside each other (`compares`: `A vs B`, `compared with`) names
     another model than the one a quantization tag is read off (`tagged`, a `_MODEL_QUANT` match): the
@@ -2100,6 +2124,7 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 r.add("precision", m.group(1), i, source, line)
         if not _COMPARED.search(text) and (m := _QUANT_PHRASE.search(text)):
             r.add("precision", m.group(1) or m.group(2), i, source, line)
+        _read_dtype_item(r, text, i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
             if m:
@@ -2293,7 +2318,7 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     ]
     bare = _PATH.sub(" ", _URL.sub(" ", text))  # a folder, a link or a file named after a model names it in no sentence
     bare = " ".join(t for t in bare.split() if not _FILE_NAME.search(t.rstrip(".,;:)`'\"")))
-    words = _table_words(bare)
+    words = _table_words(bare).split("~")[0]  # as written: a glued family read apart is for `table_rows`
     rows = table_rows(bare, heading=source == "heading")
     named += [_as_written(w, bare) for w in rows]
     if source == "heading":  # a title's `MiniMax-M2.7`: a release the table does not size, alone or beside
@@ -2399,9 +2424,13 @@ def _family_versions(ws: list[str], families) -> list[str]:
 
 def _table_words(text: str) -> str:
     """`text` as the model table's words (`_model_words`), a family in the plural before its version
-    (`Llamas 3.1 405B`) read as the family."""
-    plural = "|".join(map(re.escape, sorted(_model_table(str(config.DATA_DIR / "models.csv"))[1])))
-    return re.sub(rf" ({plural})s (?=\d)", r" \1 ", _model_words(text))
+    (`Llamas 3.1 405B`) read as the family, and one glued to its version (`llama3.1 8B`, `qwen2.5 7B`) as
+    the family and the version apart, as the table's names write them (`Llama-3.1-8B`): the glued words are
+    kept too, for a table alias written glued (`llama3.1 405b`)."""
+    families = "|".join(map(re.escape, sorted(_model_table(str(config.DATA_DIR / "models.csv"))[1])))
+    words = re.sub(rf" ({families})s (?=\d)", r" \1 ", _model_words(text))
+    apart = re.sub(rf" ({families})(\d+(?:\.\d+)?) ", r" \1 \2 ", words)
+    return words if apart == words else f"{words}~{apart}"
 
 
 def table_rows(text: str, heading: bool = False) -> dict[str, str]:
@@ -2414,9 +2443,14 @@ def table_rows(text: str, heading: bool = False) -> dict[str, str]:
     for w, row in names:
         sized = any(_SIZE_WORD.match(x) for x in w.split())
         sized = sized or (heading and _whole_name(w, row, names, words, text))
-        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " for o in rows):
-            rows[w] = row
+        if sized and f" {w} " in words and not any(f" {w} " in f" {o} " or _glued(w) == _glued(o) for o in rows):
+            rows[w] = row  # a name found glued and apart (`llama3.1 405b`) is one name
     return rows
+
+
+def _glued(words: str) -> str:
+    """A name's words with a family glued to its version (`llama 3.1 8b` as `llama3.1 8b`)."""
+    return re.sub(r"(?<=[a-z]) (?=\d)", "", words)
 
 
 def _whole_name(w: str, row: str, names, words: str, text: str) -> bool:
@@ -2439,9 +2473,14 @@ def written(rows: Mapping[str, str], text: str) -> list[str]:
 
 
 def _as_written(words: str, text: str) -> str:
-    """The span of `text` that `words` (`_model_words`) were read from, as the line writes it."""
+    """The span of `text` that `words` (`_model_words`) were read from, as the line writes it (a family
+    glued to its version, `llama3.1 8B`, as glued)."""
     first, *rest = map(re.escape, words.split())  # `Llamas 3.1 405B`: the family in the plural, as written
-    m = re.search(r"(?<![A-Za-z0-9.])" + r"[\W_]+".join([first + "s?", *rest]) + r"(?![A-Za-z0-9])", text, re.I)
+    joined = "".join(
+        ("[\\W_]*" if k == 1 and re.match(r"\d", words.split()[1]) else "[\\W_]+") + part
+        for k, part in enumerate(rest, 1)
+    )
+    m = re.search(r"(?<![A-Za-z0-9.])" + first + "s?" + joined + r"(?![A-Za-z0-9])", text, re.I)
     return m.group(0) if m else words
 
 
