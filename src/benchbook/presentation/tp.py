@@ -172,9 +172,43 @@ def scope_sentence(w_all: pd.DataFrame, w: pd.DataFrame) -> str:
     return text
 
 
-def one_tp_sentence(tps: list[int]) -> str:
-    """Why section 1 has no figure."""
-    return _say("one_tp", tps=list(tps))
+def one_tp_sentence(tps: list[int], measured: bool = False) -> str:
+    """Why section 1 has no figure, and where a table of what the one TP measured stands instead."""
+    return _say("one_tp", tps=list(tps), measured=measured)
+
+
+#: The phases the measured table shows, and their columns: the Average and the Lowest to Highest (the
+#: columns this chapter trusts; the percentiles are elements of an unsorted vector, `Anomalies`).
+MEASURED = {
+    "prefill_latency": "prefill (ms)",
+    "decode_token_latency": "decode (ms per token)",
+    "decode_throughput": "decode (tokens/s)",
+}
+
+
+def measured_table(w: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What the input measured, one row per TP and batch size: each phase's Average, and the Lowest to
+    Highest of the two latencies; with a frame of why a cell is empty (a NaN row: no run recorded)."""
+    d = w[w["metric"].isin(MEASURED)]
+    rows, why = [], []
+    for (t, b), g in d.groupby(["tp", "batch_size"], sort=True, dropna=False):
+        row, reasons = {"TP": t, "batch size": b}, {"TP": None, "batch size": None}
+        for metric, label in MEASURED.items():
+            x = g[g["metric"] == metric]
+            mean = x["mean"].iat[0] if len(x) else float("nan")
+            note = str(x["note"].iat[0]) if len(x) and pd.notna(x["note"].iat[0]) else ""
+            reason = "a NaN in the table: no run recorded" if note.startswith("NaN") else "not in the input"
+            row[label], reasons[label] = mean, None if pd.notna(mean) else reason
+            if metric != "decode_throughput":
+                lo, hi = (x["min"].iat[0], x["max"].iat[0]) if len(x) else (float("nan"), float("nan"))
+                span = f"{label.split(' (')[0]} lowest to highest (ms)"
+                row[span] = f"{lo:,.4g} to {hi:,.4g}" if pd.notna(lo) and pd.notna(hi) else None
+                reasons[span] = None if row[span] else reason
+        rows.append(row)
+        why.append(reasons)
+    table, reasons = pd.DataFrame(rows), pd.DataFrame(why)
+    kept = [c for c in table if table[c].notna().any()]  # a phase no row of the input prints is no column
+    return table[kept], reasons[kept] if len(reasons) else reasons
 
 
 def runs_sentence(w_all: pd.DataFrame, said: dict | None = None) -> str:

@@ -206,7 +206,9 @@ def _tables(r: Result) -> dict:
     frac = view.roofline_fraction_table(a.roofline) if len(a.roofline) and r.device["device"] else pd.DataFrame()
     budget = a.budget
     turns = view.turns_table(a.turns)
+    measured, why = view.measured_table(r.w) if len(r.tps) < 2 else (pd.DataFrame(), None)
     return {
+        "measured": show(measured, lambda m: m, digits=4, missing=why),
         "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, a.missing_main)),
         "fractions": show(frac, lambda f: f, missing=view.fraction_reasons(frac, a.missing_main)),
         "inversions": show(tp.percentile_inversions(w_all), view.inversions_table, digits=4),
@@ -276,8 +278,8 @@ def page(r: Result) -> Page:
         else ""
         for name, ids in PARAGRAPHS.items()
     }
-    if len(r.tps) < 2:  # nothing to scale: say so where the scaling verdicts would stand
-        sections["claims_scaling"] = view.one_tp_sentence(r.tps)
+    if len(r.tps) < 2:  # nothing to scale: say so where the scaling verdicts would stand, and show what was measured
+        sections["claims_scaling"] = view.one_tp_sentence(r.tps, measured=not view.measured_table(r.w)[0].empty)
     turns = [c.id for c in led.claims if c.id.startswith("decode_turn_") and c.status != "withheld"]
     markdown = {
         "device_text": view.device_sentence(r.device),
