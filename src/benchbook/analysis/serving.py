@@ -1480,6 +1480,34 @@ def titled_size(model: str | None, paths) -> tuple[float, float, str, str, int] 
     return None
 
 
+def served_as(model: str | None, paths) -> tuple[str, int] | None:
+    """(checkpoint as written, line) where a run's model is the name a launch command in the input serves
+    exactly one checkpoint under (`vllm serve /models/Qwen/Qwen3-8B --served-model-name qwen3`, `--model=M ...
+    --served-model-name auto`: vLLM's and SGLang's `--served-model-name` is the name clients send for that
+    command's model, `context.served_names`), and the table or the checkpoint's name sizes it: the runs are of
+    that checkpoint. None where no command ties the name, where the commands that do load other checkpoints,
+    or where the checkpoint is sized by nothing."""
+    from benchbook import hardware, ingest
+    from benchbook.ingest import context
+
+    if not model or not isinstance(model, str) or hardware.model_size(model) is not None:
+        return None
+    found: dict[str, tuple[str, int]] = {}
+    for path in paths:
+        ctx = ingest.context_of_lines(path)
+        for f in ctx.get("served_name"):
+            if _model_key(f.value) != _model_key(model):
+                continue
+            loaded = [m for m in ctx.same_command(f, "model") if not context.placeholder(m.value)]
+            for m in loaded:
+                if _model_key(m.value) != _model_key(model):
+                    found.setdefault(_model_key(m.value), (str(m.value), m.line))
+    if len(found) != 1:
+        return None
+    ((checkpoint, line),) = found.values()
+    return (checkpoint, line) if hardware.model_size(checkpoint) is not None else None
+
+
 def served_checkpoint(model: str | None, paths) -> tuple[str, int] | None:
     """(checkpoint as written, line) where a run's model is a served name sizing nothing (neither the
     model table nor its name: Triton's `ensemble`, the name a model repository serves) and the input

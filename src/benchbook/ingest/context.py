@@ -1180,7 +1180,10 @@ class _Reader:
     # --- one fact from a key and its value, whatever the source
     def keyed(self, name: str, raw, line: int, source: str, text: str) -> bool:
         raw = _clean(re.split(r"\s+#\s", raw)[0]) if isinstance(raw, str) else raw  # a `# comment` after it
-        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "auto", "unknown") or str(raw).startswith(
+        # `auto` is a setting's default elsewhere, but `--served-model-name auto` is a name: vLLM's and SGLang's
+        # served name takes no special value, so clients send `auto` for the model
+        blank = ("auto",) if name != "served_name" else ()
+        if raw in (None, "", "null", "None", "none", "N/A", "n/a", "-", "unknown", *blank) or str(raw).startswith(
             ("{", "[")
         ):
             return False

@@ -551,6 +551,7 @@ def device_sentence(
     named_at: tuple | None = None,
     titled: tuple | None = None,
     served: tuple | None = None,
+    served_as: tuple | None = None,
     per_run: dict | None = None,
     drawn: bool = True,
     dp_unstated: bool = False,
@@ -567,7 +568,8 @@ def device_sentence(
     `models`: the runs' models, where they are several the roofline sizes none; `named_at`: (source, line)
     of a model the file names only in a heading or prose, `analysis.serving.named_at`; `titled`: (names, line)
     of the heading whose model sizes a weights folder, `analysis.serving.titled_size`; `served`: (checkpoint,
-    line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `precision_said`:
+    line) beside a served name sizing nothing, `analysis.serving.served_checkpoint`; `served_as`: (checkpoint,
+    line) a launch command serves the runs' model name for, `analysis.serving.served_as`; `precision_said`:
     where no precision is known or bf16 is assumed, what the file says of one, `analysis.serving.fact_said`; `per_run`: {run:
     (precision, tag) or None} where the runs' own names give different ones, `analysis.serving.run_precisions`;
     `drawn`: whether the roofline figure is drawn, `roofline_points`: a sentence speaks of it only then;
@@ -609,6 +611,7 @@ def device_sentence(
         named_at=list(named_at) if named_at else None,
         titled=list(titled) if titled else None,
         served=list(served) if served else None,
+        served_as=list(served_as) if served_as else None,
         per_run=[[run, *(tag or (None, None))] for run, tag in (per_run or {}).items()],
         total_b=total_b,
         active_b=active_b,

@@ -48,6 +48,7 @@ class Result:
     served: tuple | None = (
         None  # (checkpoint, line) beside a served name such as `ensemble` (`serving.served_checkpoint`)
     )
+    served_as: tuple | None = None  # (checkpoint, line) a launch command serves the runs' model name for (`served_as`)
     unnamed: list = None  # [model, line, how] the input says of runs with no model beside named ones (`unnamed_said`)
 
 
@@ -96,9 +97,14 @@ def analyse(p: dict) -> Result:
     titled = serving.titled_size(model, p["source"]) if size_source == "unknown" else None
     if titled:  # a weights folder under a title that names the model (`/dsv3_fp8_weight`, `# ... DeepSeek-v3/R1`)
         total_b, active_b, size_source = titled[:3]
+    # a served name its launch command ties to one checkpoint (`vllm serve M --served-model-name X`): the runs are M
+    served_as = serving.served_as(model, p["source"]) if size_source == "unknown" and not titled else None
+    if served_as:
+        total_b, active_b, size_source = serving.model_size(served_as[0], p["params_b"], stated)
     # a served name (`ensemble`) beside the one checkpoint the input names (`BASE_MODEL=.../vicuna-7b-v1.3`)
     served = serving.served_checkpoint(model, p["source"]) if size_source == "unknown" and not titled else None
-    w = serving.weights(model, r, [n for v in precision.stated_names(p["source"]).values() for n in v])
+    named_weights = [n for v in precision.stated_names(p["source"]).values() for n in v]
+    w = serving.weights(served_as[0] if served_as else model, r, named_weights)
     lit = serving.littles_law(r, req)
     copies = serving.replicas(p["source"])  # each replica reads its own copy of the weights at every step
     offload = serving.cpu_offload(p["source"])  # weights in CPU memory: no GPU roof bounds a step
@@ -183,6 +189,7 @@ def analyse(p: dict) -> Result:
         named_at=serving.named_at(model, p["source"]),
         titled=titled[3:] if titled else None,
         served=served,
+        served_as=served_as,
         weights=w,
         lit=lit,
         roofline=rl,
@@ -281,6 +288,7 @@ def page(res: Result) -> Page:
             named_at=res.named_at,
             titled=res.titled,
             served=res.served,
+            served_as=res.served_as,
             per_run=serving.run_precisions(r) if res.weights.source == "per run" else None,
             drawn=not show.roofline_points(res.roofline).empty,
         ),
