@@ -1227,8 +1227,48 @@ def _emit_record(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, in
         out.fields |= dict.fromkeys(range(start, len(out.records)), fields) if fields else {}
 
 
+#: llama-bench times a repetition as `get_time_ns() - t_start` into a `uint64_t` (llama-bench.cpp, `test::samples_ns`),
+#: on `std::chrono::high_resolution_clock`, which need not be steady: a clock stepped back during the repetition
+#: leaves 2^64 - d, a value of 2^63 or more that no duration reaches (2^63 ns is 292 years).
+_WRAPPED_NS = 2.0**63
+
+
+def _wrapped(samples: dict) -> set[int]:
+    """The 0-based repetitions whose `samples_ns` is a negative duration stored unsigned (`_WRAPPED_NS`)."""
+    ns = samples.get("samples_ns")
+    if not isinstance(ns, list):
+        return set()
+    return {i for i, v in enumerate(ns) if (f := _float(v)) is not None and f >= _WRAPPED_NS}
+
+
+def _valid_stats(samples: dict, wrapped: set[int]) -> dict[str, float | None]:
+    """llama-bench's own statistics (`avg_ts`, `stdev_ts`, `avg_ns`, `stdev_ns`: the mean and the sample
+    (Bessel) standard deviation of the repetitions, each rate 1e9 x tokens / samples_ns) over the repetitions
+    that are durations; None where fewer than one (mean) or two (std) remain."""
+    out: dict[str, float | None] = {}
+    for key, src in (("ts", "samples_ts"), ("ns", "samples_ns")):
+        arr = samples.get(src)
+        vals = (
+            [f for i, v in enumerate(arr) if i not in wrapped and (f := _float(v)) is not None and math.isfinite(f)]
+            if isinstance(arr, list)
+            else []
+        )
+        mean = sum(vals) / len(vals) if vals else None
+        out[f"avg_{key}"] = mean
+        out[f"stddev_{key}"] = (
+            math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1))
+            if mean is not None and len(vals) > 1
+            else None
+        )
+    return out
+
+
 def _emit_measured(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, int], default_line: int) -> None:
-    """`_emit_record`'s numbers: each measured field and sample of the record, kept or rejected."""
+    """`_emit_record`'s numbers: each measured field and sample of the record, kept or rejected.
+
+    A repetition whose `samples_ns` wrapped (`_wrapped`: the clock stepped back) measured nothing: its sample and
+    rate are set aside, and the record's mean and std, which llama-bench computed over every repetition (the
+    wrapped one as a rate of about 0 tok/s), are its own statistics over the other repetitions (`_valid_stats`)."""
 
     def ln(key: str) -> int:
         return lines_of.get(key, default_line)
@@ -1248,6 +1288,15 @@ def _emit_measured(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, 
         if isinstance(samples.get("samples_ts", samples.get("samples_ns", [])), list)
         else None
     )
+    wrapped = _wrapped(samples)
+    valid = _valid_stats(samples, wrapped) if wrapped else {}
+    if wrapped:
+        reps = ", ".join(str(i + 1) for i in sorted(wrapped))
+        out.messages.append(
+            f"line {ln('samples_ns')}: {counted(len(wrapped), 'repetition')} ({reps}) of {base.get('test') or kd} with a samples_ns of"
+            " 2^63 ns or more: a negative duration stored unsigned (the clock stepped back), set aside; its mean and"
+            f" std are recomputed from the other {counted(n_samples - len(wrapped), 'repetition')}"
+        )
     for k in measured:
         v = _float(obj[k])
         if v is None:
@@ -1256,9 +1305,17 @@ def _emit_measured(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, 
         is_ts = k.endswith("_ts")
         metric = f"{kd}_rate" if is_ts else f"{kd}_duration"
         unit = "tok/s" if is_ts else "ms"
-        value = v if is_ts else v / 1e6
         stat = "mean" if k.startswith("avg") else "std"
         note = None
+        if wrapped:
+            w = valid.get(k)
+            note = (
+                f"recomputed from the repetitions that are durations: llama-bench's {k} {obj[k]} counts"
+                f" repetition {', '.join(str(i + 1) for i in sorted(wrapped))}, whose samples_ns wrapped (the clock stepped back)"
+            )
+            out.keep(base, ln(k), metric, stat, None if w is None else (w if is_ts else w / 1e6), unit, note)
+            continue
+        value = v if is_ts else v / 1e6
         if stat == "mean" and (v == 0 or math.isnan(v)):
             note, value = "not measured (llama-bench wrote 0 or NaN: no completed repetition)", None
         elif stat == "std" and v == 0 and n_samples is not None and n_samples <= 1:
@@ -1275,6 +1332,14 @@ def _emit_measured(obj: dict, base: dict | None, out: _Out, lines_of: dict[str, 
             f = _float(v)
             if f is None or not math.isfinite(f):
                 out.reject(ln(k), f"{k}[{idx}]: {v!r}", "sample is not a finite number")
+                continue
+            if idx - 1 in wrapped:
+                out.reject(
+                    ln(k),
+                    f"{k}[{idx}]: {v!r}",
+                    "a repetition whose samples_ns is 2^63 ns or more: a negative duration stored unsigned (the clock"
+                    " stepped back during it), no measurement",
+                )
                 continue
             rec = dict(base, rep=idx)
             out.keep(
