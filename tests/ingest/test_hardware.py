@@ -130,6 +130,7 @@ def test_models_schema_refuses_more_active_than_total(tmp_path):
         ("4x NVIDIA H20", "H20-96GB"),  # the H20 itself; its H20-3e is none (below)
         ("NVIDIA GeForce RTX 4080", "RTX-4080"),  # the desktop card; its laptop and SUPER namesakes are none
         ("RTX-4080", "RTX-4080"),
+        ("8 x NVIDIA A100 SXM 80GB GPUs", "A100-SXM4-80GB"),  # gpustack's write-ups name the SXM4 card so
         ("AMD RYZEN AI MAX+ 395 w/ Radeon 8060S", "Ryzen-AI-Max-395"),  # a cpu_info: the CPU, not the iGPU
         ("AMD EPYC 9655 96-Core Processor", "EPYC-9655"),
     ],
