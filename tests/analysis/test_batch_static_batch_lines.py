@@ -43,4 +43,5 @@ def test_a_compute_cap_of_another_architecture_is_not_the_named_device(tmp_path)
 
 def test_the_compute_capability_of_table_rows():
     assert hardware.compute_capability("L40S-48GB") == "sm89" and hardware.compute_capability("A10-24GB") == "sm86"
+    assert hardware.compute_capability("RTX-4080") == "sm89"  # Ada, as the RTX 4090
     assert hardware.compute_capability("A100-SXM4-80GB") == "sm80" and hardware.compute_capability("MI300X") is None
