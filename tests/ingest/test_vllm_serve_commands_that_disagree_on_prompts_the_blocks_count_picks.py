@@ -46,3 +46,28 @@ def test_the_first_command_stands_where_its_count_is_the_blocks(tmp_path):
 
 def test_the_first_command_stands_where_no_count_is_the_blocks(tmp_path):
     assert prompts(tmp_path, first=20, second=8, completed=7) == 20.0
+
+
+def test_a_later_block_that_takes_the_commands_settings_takes_their_counts_too(tmp_path):
+    """Both commands in one section, both blocks in a later one (a write-up's "high load" 100 prompts and
+    "low load" 10): the second block inherits the commands' settings, and its own count (10 completed, no
+    failure row) picks the command of 10, never the first command's 100 with 90 "failed"."""
+    p = tmp_path / "two.md"
+    command = "vllm bench serve --model org/m \\\n  --num-prompts {n} --max-concurrency {c}\n"
+    row = "{:<40} {:<10}\n"
+    result = (
+        "============ Serving Benchmark Result ============\n{}==================================================\n"
+    )
+    p.write_text(
+        "- high\n\n"
+        + command.format(n=100, c=8)
+        + "\n- low\n\n"
+        + command.format(n=10, c=1)
+        + "\nresults\n\n- high\n\n"
+        + result.format(row.format("Successful requests:", 100) + row.format("Maximum request concurrency:", 8))
+        + "\n- low\n\n"
+        + result.format(row.format("Successful requests:", 10) + row.format("Maximum request concurrency:", 1)),
+        encoding="utf-8",
+    )
+    runs = ingest.read(p, tool="vllm-bench-serve").drop_duplicates("run")
+    assert list(runs["num_prompts"]) == [100.0, 10.0]

@@ -1210,7 +1210,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
             headed = all(j in heads or not lines[j].strip() or FENCE_RE.match(lines[j]) for j in between)
             fenced = any(FENCE_RE.match(lines[j]) for j in between)
             if k > 1 and not (set(ctx) & set(INHERITED)) and (not fenced or headed and prev_ctx.get("commanded")):
-                ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded") if key in prev_ctx})
+                # with every command's prompt count, so that the block's own count picks its command (`_prompts_sent`)
+                ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded", "prompts_commanded") if key in prev_ctx})
                 ctx.setdefault("build", prev_ctx.get("build"))
             elif k > 1 and prev_ctx.get("commanded") and (load := _load_caption(lines, between, doc)) is not None:
                 ctx.update({key: value for key, value in load.items() if key not in ctx})
