@@ -1211,7 +1211,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
             fenced = any(FENCE_RE.match(lines[j]) for j in between)
             if k > 1 and not (set(ctx) & set(INHERITED)) and (not fenced or headed and prev_ctx.get("commanded")):
                 # with every command's prompt count, so that the block's own count picks its command (`_prompts_sent`)
-                ctx.update({key: prev_ctx[key] for key in (*INHERITED, "commanded", "prompts_commanded") if key in prev_ctx})
+                ctx.update(
+                    {key: prev_ctx[key] for key in (*INHERITED, "commanded", "prompts_commanded") if key in prev_ctx}
+                )
                 ctx.setdefault("build", prev_ctx.get("build"))
             elif k > 1 and prev_ctx.get("commanded") and (load := _load_caption(lines, between, doc)) is not None:
                 ctx.update({key: value for key, value in load.items() if key not in ctx})
