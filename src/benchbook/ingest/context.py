@@ -1516,10 +1516,11 @@ _ALONGSIDE = ("prompts",)
 
 def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
     """(`facts` without the models a title or prose names (`WORDED`) where a command, a labelled line or a
-    caption names one: that names the run's model, and a sentence's (`Inspired by X`) is another's; those
+    caption names one (a template's placeholder, `--model M`, names none): that names the run's model, and a
+    sentence's (`Inspired by X`) is another's; those
     models kept as signs with their `words`, so that a run no command ties a model to still has the
     heading that may name its model, never an absence)."""
-    if any(f.name == "model" and f.source not in WORDED for f in facts):
+    if any(f.name == "model" and f.source not in WORDED and not placeholder(f.value) for f in facts):
         if _held_by_file(facts):  # `./qwen-3-Q4_K_XL.gguf` under `Qwen3-235B-A22B drafted by ...`
             return [f for f in facts if f.name != "model" or f.source in WORDED], ()
         worded = [f for f in facts if f.name == "model" and f.source in WORDED]
@@ -2967,8 +2968,9 @@ def labels_another_block(fact: Fact, read: Iterable[int]) -> bool:
 
 
 def placeholder(value) -> bool:
-    """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`): names nothing."""
-    return str(value).startswith(("$", "<", "{"))
+    """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`, a template's one capital
+    letter: `--model M`, `-tp X`): names nothing."""
+    return str(value).startswith(("$", "<", "{")) or bool(re.fullmatch(r"[A-Z]", str(value).strip()))
 
 
 def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[str]:

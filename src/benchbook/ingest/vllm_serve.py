@@ -368,7 +368,7 @@ def _literal(v: str):
 
 
 #: A value a write-up leaves for the reader to fill in: `<model>`, `$MODEL`, `${MODEL}`, `{model}`.
-PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^>]*>|\$\{?\w+\}?|\{\w+\})\s*$")
+PLACEHOLDER_RE = re.compile(r"^\s*(?:<[^>]*>|\$\{?\w+\}?|\{\w+\}|[A-Z])\s*$")
 #: A Hugging Face model id standing alone (`owner/name`), as a write-up's heading over its block.
 HUB_ID_RE = re.compile(r"[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*")
 #: tqdm's bar as the benchmark prints it while requests finish: percent, bar, done/total, timing.
