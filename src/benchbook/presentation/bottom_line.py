@@ -82,7 +82,12 @@ def pick(ledger, ids: list[str] | None = None) -> list[dict]:
     if answers:
         taken = {c["id"] for c in _fit(answers, most)} | QUALIFIERS
         return [c for c in leads if c["status"] == "shown" and c["id"] in taken] + warnings
-    rest = [c for c in by_id.values() if _usable(c) and c["id"] not in ids]
+    # a lead's siblings (`ONLY_ALONE`) that are other configurations' rows are no answer either: neither the first
+    # nor the next (CodeCarbon's five runs: the second row, the first run's CPU, is no more the answer)
+    family = [ONLY_ALONE[cid] for cid in ids if cid in ONLY_ALONE and not _alone(cid, by_id)]
+    rest = [
+        c for c in by_id.values() if _usable(c) and c["id"] not in ids and not any(f.fullmatch(c["id"]) for f in family)
+    ]
     figures = [c for c in [*leads, *rest] if states_figure(c)]
     return (_fit([c for c in rest if c["status"] == "shown"], most) or figures[:1]) + warnings
 
