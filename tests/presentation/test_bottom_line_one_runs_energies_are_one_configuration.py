@@ -32,7 +32,9 @@ def test_nor_with_the_next_row_of_the_table():
     """Five runs' GPU and CPU rows, none with a verdict: the second row (the first run's CPU) is no more the
     answer than the first; the box says the input decides none, and the page's table gives every row."""
     run = "2025-01-27T14:13:47"
-    led = _ledger(_measured(0, run, "gpu", 288_736), _measured(1, run, "cpu", 45_434), _measured(2, "b", "gpu", 451_037))
+    led = _ledger(
+        _measured(0, run, "gpu", 288_736), _measured(1, run, "cpu", 45_434), _measured(2, "b", "gpu", 451_037)
+    )
     assert not [c["id"] for c in bottom_line.pick(led) if c["id"].startswith("measured_")]
 
 
