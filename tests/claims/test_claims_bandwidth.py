@@ -273,8 +273,13 @@ def test_a_small_model_on_a_device_of_unknown_cache_gets_no_bound():
     assert "LLC unknown" not in wording.word("bandwidth_roofline", cb.fraction(point(), "bw_1")).text
 
 
-def test_bounds_block_says_once_when_no_peak_is_known():
-    led = _ledger(config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt")
+def test_bounds_block_says_once_when_no_peak_is_known(tmp_path):
+    # the discussion's text names its GPU (an RTX-4080, which the hardware table holds): without that line
+    # no device is known
+    text = (config.FIXTURES_DIR / "llama-bench" / "ik_llama_discussion18_cpu_vs_gpu.txt").read_text(encoding="utf-8")
+    path = tmp_path / "discussion18_no_device.txt"
+    path.write_text(text.replace("RTX-4080", "GPU"), encoding="utf-8")
+    led = _ledger(path)
     # no device is known, yet a decode at 4 FLOP/byte is not compute-bound on any: said once per sentence
     text = show.block(led, "bound")
     assert text.count("`IQ2_BN - 2.06 bpw TriLM (CUDA)` cannot be compute-bound on any device: 4.1 FLOP/byte") == 1

@@ -201,7 +201,7 @@ def test_a_wrong_gpu_is_looked_up_without_pandas():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     said, loaded = done.stdout.splitlines()
-    assert said.startswith("unknown device 'A1000-SXM' (close names: H100-SXM5-80GB, A100-SXM4-80GB")
+    assert said.startswith("unknown device 'A1000-SXM' (close names: ") and "A100-SXM4-80GB" in said
     assert loaded == "[]"
 
 
