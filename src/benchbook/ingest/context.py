@@ -943,10 +943,9 @@ _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?
 
 #: A dtype written as an item of its own (`, fp16.`, `(bf16)`, `; FP8;`): on a line naming one model, the
 #: shorthand of a run's setup (`Max throughput for llama3.1 8B ISL/OSL=128/128, fp16. H100.`) gives its weights.
-_DTYPE_ITEM = re.compile(
-    r"(?:^|[,;(]|\.\s)\s*(bf16|bfloat16|fp16|float16|fp8|fp32|float32|int8|int4)\s*(?=[,;.)]|$)", re.I
-)
-_DTYPE_WORD = re.compile(r"\b(bf16|bfloat16|fp16|float16|fp8|fp32|float32|int8|int4)\b", re.I)
+_DTYPES = r"(bf16|bfloat16|fp16|float16|fp8|fp32|float32|int8|int4)"
+_DTYPE_ITEM = re.compile(rf"(?:^|[,;(]|\.\s)\s*{_DTYPES}\s*(?=[,;.)]|$)", re.I)
+_DTYPE_WORD = re.compile(rf"\b{_DTYPES}\b", re.I)
 #: Words that give a dtype to something other than the weights: the KV cache, activations, an accumulator,
 #: attention or the compute.
 _OTHER_DTYPE = re.compile(r"\b(?:kv|cache|activations?|accum\w*|attention|compute|lora|scales?)\b", re.I)
