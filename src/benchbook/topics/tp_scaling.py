@@ -190,7 +190,7 @@ def _figures(r: Result) -> dict:
     }
 
 
-def _tables(r: Result) -> dict:
+def _tables(r: Result, measured: tuple) -> dict:
     """Each table as a call that shows it where a cell asks, and shows nothing when it has no row."""
     w_all, a = r.w_all, r.analysis
 
@@ -206,7 +206,7 @@ def _tables(r: Result) -> dict:
     frac = view.roofline_fraction_table(a.roofline) if len(a.roofline) and r.device["device"] else pd.DataFrame()
     budget = a.budget
     turns = view.turns_table(a.turns)
-    measured, why = view.measured_table(r.w) if len(r.tps) < 2 else (pd.DataFrame(), None)
+    measured, why = measured  # what one TP measured (`view.measured_table`), made once by `page`
     return {
         "measured": show(measured, lambda m: m, digits=4, missing=why),
         "turns": show(turns, lambda t: t, digits=4, missing=view.fraction_reasons(turns, a.missing_main)),
@@ -278,8 +278,9 @@ def page(r: Result) -> Page:
         else ""
         for name, ids in PARAGRAPHS.items()
     }
+    measured = view.measured_table(r.w) if len(r.tps) < 2 else (pd.DataFrame(), None)
     if len(r.tps) < 2:  # nothing to scale: say so where the scaling verdicts would stand, and show what was measured
-        sections["claims_scaling"] = view.one_tp_sentence(r.tps, measured=not view.measured_table(r.w)[0].empty)
+        sections["claims_scaling"] = view.one_tp_sentence(r.tps, measured=not measured[0].empty)
     turns = [c.id for c in led.claims if c.id.startswith("decode_turn_") and c.status != "withheld"]
     markdown = {
         "device_text": view.device_sentence(r.device),
@@ -293,4 +294,4 @@ def page(r: Result) -> Page:
         **paragraphs,
         "withheld_list": placement.folded_box(led, skip=boxed, said=view.reason_said(r.device)),
     }
-    return Page(led, texts=texts, markdown=markdown, figures=figures, tables=_tables(r), fold_withheld=True)
+    return Page(led, texts=texts, markdown=markdown, figures=figures, tables=_tables(r, measured), fold_withheld=True)
