@@ -2055,20 +2055,72 @@ def cpu_offload(paths) -> tuple[float, int] | None:
     return None
 
 
+def role_servers(paths) -> list[tuple[str, int, int]]:
+    """(role, line, devices) of each server a disaggregated run's launch commands start, where the input shows
+    one launch command for each role, a prefill's and a decode's (SGLang's `--disaggregation-mode prefill` and
+    `decode`), each on one node, each stating its TP, and names no `xPyD` layout: the run spans those two
+    servers (1P1D). A server's devices are TP x PP x DP, where SGLang's `--enable-dp-attention` in its command
+    runs the DP ranks inside the TP group (`devices`). Empty otherwise: one role alone, several commands of a
+    role (a layout the input does not count), or a command whose size is not stated."""
+    from benchbook import config, ingest
+
+    for path in paths:
+        ctx = ingest.context_of_lines(path)
+        roles = ctx.get("role")
+        if sorted(str(f.value) for f in roles) != ["decode", "prefill"] or ctx.get("instances"):
+            continue
+        lines = ingest._load_lines(config.resolve(path))
+        out = []
+        for f in roles:
+            tp = ctx.same_command(f, "tp")
+            if not tp or any(n.value > 1 for n in ctx.same_command(f, "nodes")):
+                return []
+            wrapped = _command_text(lines, f.command)
+            keys = ("pp",) if "enable-dp-attention" in wrapped else ("pp", "dp")
+            n = tp[0].value
+            for key in keys:
+                n *= max([1, *(x.value for x in ctx.same_command(f, key))])
+            out.append((str(f.value), f.line, int(n)))
+        return sorted(out, key=lambda s: s[1])
+    return []
+
+
+def pd_instances(paths, r: pd.DataFrame) -> int:
+    """The servers a 1P1D run spans (`role_servers`) where each spans the devices its runs' own parallelism
+    counts (`devices`), so the page's count per instance times the instances is the run's; 1 otherwise."""
+    servers = role_servers(paths)
+    return len(servers) if servers and {d for *_, d in servers} == {devices(r)} else 1
+
+
+def _command_text(lines, first: int) -> str:
+    """A command's text from its first line through the lines a trailing `\\` wraps onto."""
+    out, i = [], first - 1
+    while 0 <= i < len(lines):
+        out.append(lines[i])
+        if not lines[i].rstrip().endswith("\\"):
+            break
+        i += 1
+    return "\n".join(out)
+
+
 def role_said(paths) -> dict:
     """Where a launch command serves one role of a disaggregated run (SGLang's `--disaggregation-mode
     prefill`: prefill and decode servers behind a router, each with its own TP x PP x DP devices) and
     the input names no `xPyD` layout: that command's devices are its role's, and how many servers of
     each role the run spans is not stated, so neither are the run's devices. {role, role_line} of the
-    first such command; empty where no command names a role, or a layout gives the instances."""
+    first such command; empty where no command names a role, or a layout gives the instances. Where the
+    commands start one server of each role (`role_servers`), `role_servers` lists them: their devices are
+    counted, though no one count per instance multiplies out to the run's (`pd_instances` takes the rest)."""
     from benchbook import ingest
     from benchbook.ingest import context
 
+    servers = role_servers(paths)
     for path in paths:
         ctx = ingest.context_of_lines(path)
         roles = ctx.get("role")
         if roles and context.states(ctx, "instances").status == "absent":  # no layout, nor a sign of one
-            return {"role": str(roles[0].value), "role_line": roles[0].line}
+            said = {"role": str(roles[0].value), "role_line": roles[0].line}
+            return {**said, "role_servers": servers} if servers else said
     return {}
 
 

@@ -213,6 +213,10 @@ def no_device_reason(ev: dict) -> str:
     (`host_cpu`) but not the device that ran the model. The words are `reasons.yml`'s."""
     if ev.get("mode") == "unknown" and ev.get("host_cpu"):
         return reasons.say("host_cpu", host_cpu=ev["host_cpu"], line=ev.get("line"))
+    if ev.get("role_servers"):  # one server of each role, of different sizes: counted, no one count per server
+        servers = [reasons.say("role_server", role=r, line=ln, devices=n) for r, ln, n in ev["role_servers"]]
+        total = sum(n for *_, n in ev["role_servers"])
+        return reasons.say("role_servers", servers=_names(servers), total=total)
     if ev.get("role"):
         return reasons.say("role", role=ev["role"], role_line=ev.get("role_line"))
     if ev.get("layout"):  # `analysis.serving.layout_said`: an xPyD layout whose servers state no parallelism

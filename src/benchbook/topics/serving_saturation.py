@@ -68,9 +68,12 @@ def analyse(p: dict) -> Result:
     said.pop("device_sign_words", None)
     said.update(serving.cores_said(p["source"]) if pk is None else {})  # ranks on cores, several a device
     inst = serving.instances(p["source"])
+    pd_servers = serving.pd_instances(p["source"], r)  # one prefill and one decode launch of one size: 1P1D
+    inst = (pd_servers, pd_servers) if pd_servers > 1 else inst
     named, pk = pk, serving.spanning(pk, r, inst)  # TP x PP x DP x instances: the devices one run's work spans
     said.update(serving.spans_said(named, r, inst) if pk is None else {})  # named, but no one count is theirs
-    role = serving.role_said(p["source"])  # one role's server of a disaggregated run: its devices unknown
+    # one role's server of a disaggregated run: its devices unknown
+    role = serving.role_said(p["source"]) if pd_servers == 1 else {}
     if role:
         pk, said = None, {**said, **role}
     # an xPyD layout whose servers state no parallelism: the run's devices are not counted, so no one peak
