@@ -82,7 +82,7 @@ def _schemas():
             "model_pattern": pa.Column(str, unique=True),
             "params_b": pa.Column(float, _positive),
             "active_params_b": pa.Column(float, _positive),
-            "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "encoder-decoder"])),
+            "architecture": pa.Column(str, pa.Check.isin(["dense", "moe", "ple", "encoder-decoder"])),
             "aliases": pa.Column(str, nullable=True),
             "source": pa.Column(str, pa.Check.str_length(min_value=1)),
             "checkpoint_precision": pa.Column(str, nullable=True),
@@ -646,6 +646,11 @@ def _tag_names_row(tag_b: float | None, row) -> bool:
     return tag_b is None or abs(tag_b / float(row["params_b"]) - 1) <= NAME_SIZE_ROUNDING
 
 
+#: The model table's architecture of a model with per-layer embeddings (Gemma 4's E2B and E4B, named for their
+#: effective size): its `active_params_b` is that effective count, its `params_b` the count with those tables.
+PLE = "ple"
+
+
 @dataclass
 class ModelSize:
     """Total and active parameters (billions) of a model; `active_b` is None for an MoE model
@@ -784,8 +789,11 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
     if best is not None:
         r = best[1]
         row_moe = r["architecture"] == "moe"
+        # per-layer embeddings (Gemma 4's E2B, E4B: "effective" sizes): a token looks up its rows of those tables
+        # and reads every other weight, so the effective count is what one step reads, as an MoE's active count is
+        row_ple = r["architecture"] == PLE
         total = printed if printed is not None else float(r["params_b"])
-        active = float(r["active_params_b"]) if row_moe else total
+        active = float(r["active_params_b"]) if row_moe or row_ple else total
         source = r["source"] + ("; total as printed by the tool" if printed is not None else "")
         if row_moe and printed is not None and abs(printed / float(r["params_b"]) - 1) > PARAMS_TOLERANCE:
             # another file of the label (a pruned one): the row's active count is the original's, not its
@@ -797,7 +805,7 @@ def model_size(model: str, *, architecture: str | None = None, printed_params: f
             total,
             active,
             row_moe,
-            architecture or r["architecture"],
+            PLE if row_ple else architecture or r["architecture"],
             source,
             checkpoint_precision=ck,
             checkpoint_bytes_per_weight=float(nbytes) if ck and pd.notna(nbytes) else None,

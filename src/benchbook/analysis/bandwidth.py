@@ -277,7 +277,7 @@ def model_size(override: pd.DataFrame, printed_params_b, *names, printed_model: 
     return {
         "params_b": best.total_b,
         "active_params_b": best.active_b,
-        "architecture": "moe" if best.moe else "dense",
+        "architecture": "moe" if best.moe else hardware.PLE if best.architecture == hardware.PLE else "dense",
         "size_source": best.source,
     }
 
@@ -895,6 +895,9 @@ def points(
         elif size["architecture"] == "moe" and total:
             bytes_tok = file_bytes * active / total
             src = f"file size x {active:g}B active / {total:g}B total ({size['size_source']})"
+        elif size["architecture"] == hardware.PLE and total:  # per-layer embedding rows looked up, not read whole
+            bytes_tok = file_bytes * active / total
+            src = f"file size x {active:g}B effective / {total:g}B with per-layer embeddings ({size['size_source']})"
         else:
             bytes_tok, src = file_bytes, "file size (dense: every weight read once per token)"
         rate = r["rate"]

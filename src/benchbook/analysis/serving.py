@@ -1620,11 +1620,15 @@ def decode_roofline(
     else:
         # the precision whose width the bytes are, read from the roofline's one table
         prec = {roofline.bytes_per_weight(p): p for p in ("bf16", "fp8", "fp4")}.get(bytes_per_weight, "bf16")
+    # a device with no unit at the weights' width (an A100 and fp8, an H100 and fp4) runs them weight-only, widened
+    # to 16 bits for the matmul (vLLM's Marlin kernels on such devices): the 16-bit peak is theirs, and so named
+    if prec in ("fp8", "fp4", "int8") and peaks is not None and peaks.tflops and peaks.peak_tflops(prec) is None:
+        prec = "bf16"
     # a device with no bf16 unit (Volta, gfx906) computes 16-bit weights at its fp16 rate: that is its peak
     if prec == "bf16" and peaks is not None and peaks.tflops.get("bf16") is None and peaks.tflops.get("fp16"):
         prec = "fp16"
     # no device (`peaks` None): the achieved figures and the intensity stand, every share of a peak is NaN
-    peak = (peaks.peak_tflops(prec) or peaks.peak_tflops("bf16")) if prec and peaks is not None else None
+    peak = peaks.peak_tflops(prec) if prec and peaks is not None else None
     bw = peaks.total_bandwidth_gb_s if peaks is not None else None
     d["peak_tflops"] = peak if peak else np.nan
     d["peak_gb_s"] = bw if bw else np.nan
@@ -2063,6 +2067,7 @@ def role_servers(paths) -> list[tuple[str, int, int]]:
     runs the DP ranks inside the TP group (`devices`). Empty otherwise: one role alone, several commands of a
     role (a layout the input does not count), or a command whose size is not stated."""
     from benchbook import config, ingest
+    from benchbook.ingest import text
 
     for path in paths:
         ctx = ingest.context_of_lines(path)
@@ -2075,7 +2080,7 @@ def role_servers(paths) -> list[tuple[str, int, int]]:
             tp = ctx.same_command(f, "tp")
             if not tp or any(n.value > 1 for n in ctx.same_command(f, "nodes")):
                 return []
-            wrapped = _command_text(lines, f.command)
+            wrapped, _ = text.continued(lines, f.command - 1, len(lines))
             keys = ("pp",) if "enable-dp-attention" in wrapped else ("pp", "dp")
             n = tp[0].value
             for key in keys:
@@ -2090,17 +2095,6 @@ def pd_instances(paths, r: pd.DataFrame) -> int:
     counts (`devices`), so the page's count per instance times the instances is the run's; 1 otherwise."""
     servers = role_servers(paths)
     return len(servers) if servers and {d for *_, d in servers} == {devices(r)} else 1
-
-
-def _command_text(lines, first: int) -> str:
-    """A command's text from its first line through the lines a trailing `\\` wraps onto."""
-    out, i = [], first - 1
-    while 0 <= i < len(lines):
-        out.append(lines[i])
-        if not lines[i].rstrip().endswith("\\"):
-            break
-        i += 1
-    return "\n".join(out)
 
 
 def role_said(paths) -> dict:

@@ -74,6 +74,11 @@ def suspects(p: pd.Series) -> list[str]:
         out.append(f"a wrong bytes per weight (the weights' precision comes from the {where})")
     if p.get("architecture") == "dense":
         out.append("an MoE model counted as dense (its name matched no MoE pattern so all its weights were counted)")
+    elif p.get("architecture") == "ple":
+        out.append(
+            f"the effective-parameter count taken for this model ({_num(p.get('active_params_b'))}B: its per-layer "
+            "embedding rows counted as looked up, one row a token, not read whole)"
+        )
     else:
         out.append(f"the active-parameter count assumed for this MoE model ({_num(p.get('active_params_b'))}B)")
     if p.get("may_fit_in_cache"):

@@ -433,7 +433,7 @@ _COMMAND = _Commands()
 #: argument that names no subcommand is the model of `serve`), so `trtllm-serve serve MODEL` and
 #: `trtllm-serve mm_embedding_serve MODEL` (both `@click.argument("model")`) name their model after the
 #: subcommand; a subcommand's name is never the model (`trtllm-serve disaggregated -c FILE` names none).
-_SERVE_MODEL = re.compile(
+SERVE_MODEL = re.compile(
     r"(?<![\w-])(?:(?:vllm|sglang|mindie)\s+serve"
     r"|trtllm-serve(?:\s+(?:serve|mm_embedding_serve)(?=\s+[\"']?[^\s\\`'\"-]))?"
     r"(?!\s+(?:serve|grpc|disaggregated|disaggregated_mpi_worker|mm_embedding_serve)(?![\w-])))"
@@ -1803,7 +1803,7 @@ _MORE_VALUES = re.compile(r"(?:[ \t]+\d+(?:\.\d+)?(?=[ \t]|$|`))+")
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
-    for m in (_SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), served, *_MODEL_FILE.finditer(line)):
+    for m in (SERVE_MODEL.search(line), _IMAGE_MODEL.search(line), served, *_MODEL_FILE.finditer(line)):
         if m and not _PLAIN_WORD.fullmatch(_clean(m.group(1))):
             r.add("model", _clean(m.group(1)), i, "command", line)
     for m in _FLAG.finditer(line):

@@ -64,6 +64,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.ingest import serving_power, serving_table, vllm_serve_2023
+from benchbook.ingest.context import SERVE_MODEL
 from benchbook.ingest.core import (
     Parsed,
     ParseError,
@@ -394,6 +395,7 @@ def _context(
         lines = lines[:lo] + [s[len(prefix) :] if s.startswith(prefix) else s for s in lines[lo:hi]]
     ctx: dict = {}
     ns_text = None
+    model_at = None  # the last line of the bench command that named the model, when one did
     prompts_from = None  # the line of the command that gave num_prompts, when one did
     commanded = False  # a command of the benchmark with options of its own was read
     # Namespace dump: may be hard-wrapped over several lines; join until parentheses balance.
@@ -466,8 +468,8 @@ def _context(
                     args[key] = args[short[0]]
             # `--model <model>`, `$MODEL`: no name; a prose line naming the tool (`the native `vllm
             # bench serve` CLI`) gives no option and leaves the setting to a real command
-            if args.get("model") and not PLACEHOLDER_RE.match(args["model"]):
-                ctx.setdefault("model", args["model"])
+            if args.get("model") and not PLACEHOLDER_RE.match(args["model"]) and "model" not in ctx:
+                ctx["model"], model_at = args["model"], end_line
             if args.get("dataset_name"):
                 ctx.setdefault("dataset", args["dataset_name"])
             if "num_prompts" in args:  # every command's count: where they disagree, the block's own picks (`parse`)
@@ -482,6 +484,8 @@ def _context(
             # vLLM's own benchmark (not a copy under another name, whose defaults this parser cannot know)
             commanded = commanded or (bool(args) and ("bench serve" in s or "benchmark_serving.py" in s))
             ctx["commanded"] = ctx.get("commanded") or commanded  # settings a command gave (`parse`)
+    if model_at is not None:
+        _launched_below(lines, model_at + 1, hi, ctx)
     # the progress bar nearest above the block (`100%|████| 4096/4096 [01:27<00:00, ...]`): the bar
     # ticks once for every request that finished, failed or not, so its total is the prompts sent; read
     # where the Namespace gives no count, and over the command's where the bar stands below the command:
@@ -512,6 +516,23 @@ def _context(
     if heads or doc.nearest(lo) is not None:
         _section_args(lines, i, doc, ctx)
     return {k: v for k, v in ctx.items() if v is not None}
+
+
+def _launched_below(lines: list[str], lo: int, hi: int, ctx: dict) -> None:
+    """Where a server launch (`vllm serve M`, context.SERVE_MODEL) stands between the bench command that named
+    the model and the block, and serves no other name (`--served-model-name`): the block ran against that
+    server, whose model is the run's. vLLM's server answers only for the names it serves (the model's path, by
+    default), so a bench command's `--model` another launch does not serve was a script written apart (a
+    write-up's generic command above each section's own launch), not the one that produced these results."""
+    for j in range(hi - 1, lo - 1, -1):
+        m = SERVE_MODEL.search(lines[j])
+        name = m.group(1).strip("`'\"") if m else ""
+        if not re.search(r"[/\d.-]", name) or PLACEHOLDER_RE.match(name):  # `vllm serve the model`, `$MODEL`: none
+            continue
+        launch, _ = continued(lines, j, hi)
+        if "served-model-name" not in launch and "served_model_name" not in launch:
+            ctx["model"] = name
+        return
 
 
 def _prompts_sent(ctx: dict, block_records: list[dict], prompts: float) -> float:
