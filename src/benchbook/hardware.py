@@ -555,7 +555,9 @@ def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
     DRAM bandwidth; fewer GPU layers than the model has, or experts kept on the CPU (n_cpu_moe), is a
     partial offload; otherwise the GPU. Without n_layers, an ngl below 99 (llama-bench's
     all-layers default) counts as partial. The mode is "unknown" when neither backend, layers
-    nor a device string is given. The device is None when the string names no table row."""
+    nor a device string is given. A listing of no GPU (`gpus_listed` 0: the GPU backend printed that it
+    initialized none, ggml-cuda's `failed to initialize CUDA`) is a CPU run whatever the backend column,
+    which names what the binary was built with. The device is None when the string names no table row."""
     backend = _first(settings, "backends", "backend")
     if backend is None and any(k in settings for k in _OLD_BACKEND_KEYS):
         backend = ",".join(k for k in _OLD_BACKEND_KEYS if _truthy(settings.get(k))) or "CPU"
@@ -566,7 +568,9 @@ def llama_bench_device(settings: dict) -> tuple[Device | None, str]:
     backends = {b.strip().lower() for b in str(backend).split(",")} if backend is not None else set()
 
     no_device = str(_first(settings, "devices", "dev") or "").strip().lower() == "none"
-    cpu_only = (backend is not None and backends <= _HOST_BACKENDS) or ngl == 0 or no_device
+    listed = _first(settings, "gpus_listed")
+    no_gpu = listed is not None and int(listed) == 0
+    cpu_only = (backend is not None and backends <= _HOST_BACKENDS) or ngl == 0 or no_device or no_gpu
     if cpu_only:
         return detect(cpu_info), "cpu"
     if backend is None and ngl is None and gpu_info is None:

@@ -92,7 +92,7 @@ def run_mode(row) -> str:
     layers only: the script shows the host CPU whatever ran the layers, so without them it is "unknown"."""
     n_layers, _ = layers(row.get("model_file"), row.get("section"), row.get("model"))
     averaged = _text(row.get("averaged_by")) is not None
-    keys = ("gpu", "backend", "ngl", "n_cpu_moe") + (() if averaged else ("cpu",))
+    keys = ("gpu", "backend", "ngl", "n_cpu_moe", "gpus_listed") + (() if averaged else ("cpu",))
     settings = {k: row.get(k) for k in keys}
     settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
     dev = re.search(r"(?:^|,\s*)dev=([^,]*)", str(row.get("extra_settings") or ""))
@@ -108,7 +108,7 @@ def mode_said(row) -> bool:
     """Whether the output itself tells a result's mode (a device, a backend, GPU layers or a CPU it
     printed), not `run_mode`'s "gpu" taken for a row that says nothing: a defaulted mode is no fact of
     the run for a page to state."""
-    keys = ("gpu", "backend", "ngl", "n_cpu_moe", "cpu")
+    keys = ("gpu", "backend", "ngl", "n_cpu_moe", "cpu", "gpus_listed")
     settings = {k: row.get(k) for k in keys}
     settings = {k: v for k, v in settings.items() if v is not None and not pd.isna(v)}
     dev = re.search(r"(?:^|,\s*)dev=([^,]*)", str(row.get("extra_settings") or ""))

@@ -633,7 +633,9 @@ _FACTOR = re.compile(
 )
 #: A count right before a counted part (`2 * ` of `2 * 8 * h800`, `2x ` of `2x 8x H100`): so many of them.
 _OUTER_COUNT = re.compile(r"\b([1-9]\d{0,2})\s*[x×*]\s*$", re.I)
-_COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)\s*[x×*]\s*([1-9]\d{0,2})\b")
+#: A multiplication `x` glued to the name must follow a part's code (`H100x8`, `A100-80GBx4`): after a lower-case
+#: letter it is a letter of a word (`qwen38-27b-q8_0-ctx2`, a run label's context variant), not a count.
+_COUNT_AFTER = re.compile(r"\b([A-Za-z][\w-]*\d[\w-]*)(?:\s*[×*]\s*|\s+x\s*|(?<![a-z])x\s*)([1-9]\d{0,2})\b")
 #: A part's code as a count precedes it (`8x H100`, `8× MI35x`: AMD's series name ends in a lower-case `x`).
 _COUNTED_CODE = r"[A-Z]{1,3}\d{2,4}(?:x|[A-Z]{0,2})"
 #: A count joined to a part's code by a multiplication sign (`4×H800`, `8x H100`, `2x MI300X`), the

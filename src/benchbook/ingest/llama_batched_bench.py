@@ -33,6 +33,7 @@ import pandas as pd
 
 from benchbook.ingest.core import (
     NUMBER,
+    QUOTE,
     Parsed,
     ParseError,
     Tool,
@@ -87,6 +88,10 @@ _HEADER = re.compile(
     r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*B\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|\s*S_PP t/s\s*\|\s*T_TG s\s*\|"
     r"\s*S_TG t/s\s*\|\s*T s\s*\|\s*S t/s\s*\|\s*$"
 )
+#: The header quoted in a Markdown blockquote (`> |    PP |     TG |...`, a reply quoting a run): the same table.
+_QUOTED_HEADER = re.compile(r"^\s*" + QUOTE + _HEADER.pattern[len(r"^\s*") :])
+#: A blockquote's markers before a line (`> `, `> > `), and the blanks after them.
+_QUOTE_MARKS = re.compile(r"^\s*(?:>[ \t]?)+")
 _LLAMA_BENCH_HEADER = re.compile(r"^\s*\|\s*model\s*\|.*\|\s*test\s*\|\s*t/s\s*\|", re.I)
 #: The tool prints it as `"%s: n_kv_max = ...", __func__`: `main:` in most builds, the function's own name in
 #: builds that moved the tool into one (`llama_batched_bench:`), after the log's time and level where the
@@ -101,18 +106,26 @@ _T_HALF, _S_HALF = 0.0005, 0.005
 
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-batched-bench table header."""
-    return search(re.compile(_HEADER.pattern, re.M), text)
+    return search(re.compile(_QUOTED_HEADER.pattern, re.M), text)
 
 
 #: the tool's program as a word of a command (a path to it, or its `.exe`).
 _EXECUTABLE = re.compile(r"(?:^|[/\\])(?:llama-)?batched-bench(?:\.exe)?$")
 #: shell words that end one command and start the next (`&&`, `||`, `;`, `|`).
 _SHELL_OPERATORS = frozenset({"&&", "||", ";", "|"})
+#: a Markdown heading of level 2 or more (`## batched-bench 4 dies, pp 2048`): a title that names the tool,
+#: never a shell prompt (a root prompt is one `#`), so no command line and no model
+_MD_HEADING = re.compile(r"^\s*#{2,6}\s")
+#: a command written as a Markdown code span (`` `llama-batched-bench -m M.gguf ...` ``): the command without its backticks
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+#: a bare number: one of the old positional form's sizes (`N_KV_MAX`, `IS_PP_SHARED`, ...), never its `MODEL_PATH`
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
 def _command(raw: str) -> str | None:
     """The model a batched-bench command line names: `-m PATH` (`--model`), or the first argument of
-    the older builds' positional form (`batched-bench MODEL_PATH [N_KV_MAX] ...`)."""
+    the older builds' positional form (`batched-bench MODEL_PATH [N_KV_MAX] ...`), a file path, never
+    a bare number."""
     try:
         words = shlex.split(raw.strip().lstrip("$# "))
     except ValueError:
@@ -138,7 +151,7 @@ def _command(raw: str) -> str | None:
                 return rest[i + 1]
             if w.startswith("--model="):
                 return w.split("=", 1)[1]
-        if rest and not rest[0].startswith("-"):
+        if rest and not rest[0].startswith("-") and not _NUMBER.match(rest[0]):
             return rest[0]
     return None
 
@@ -183,6 +196,10 @@ def _mode(pp: int, tg: int, b: int, n_kv: int) -> int | None:
 
 def parse(text: str | Lines, source: str) -> Parsed:
     lines = split_n(text)
+    if any(_QUOTE_MARKS.match(s) and _QUOTED_HEADER.match(s) for s in lines):
+        # a write-up quoting the tool's print in a blockquote (a reply in a thread): the print is the quoted
+        # lines without their markers, each at its own line
+        lines = [_QUOTE_MARKS.sub("", s) for s in lines]
     records, rejects, messages = [], [], []
     settings: dict = {}
     other = None
@@ -199,8 +216,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
             settings["settings_line"] = i + 1
             rest = [f"{k} = {v}" for k, v in pairs.items() if k not in (*_KEYS, "is_pp_shared")]
             other = ", ".join(rest) or None
-        elif _COMMAND.search(raw) and not raw.lstrip().startswith("|"):
-            commands.append(_command(raw))
+        elif (
+            _COMMAND.search(_CODE_SPAN.sub(r" \1", raw))
+            and not raw.lstrip().startswith("|")
+            and not _MD_HEADING.match(raw)
+        ):
+            commands.append(_command(_CODE_SPAN.sub(r"\1", raw)))
         if not _HEADER.match(raw):
             i += 1
             continue

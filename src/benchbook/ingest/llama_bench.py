@@ -256,6 +256,10 @@ _NOT_OFFLOAD = ("cpu", "blas", "rpc")
 _OPENCL_RE = re.compile(r"\bggml_opencl:\s*(?P<which>default |selecting )?device:\s*'(?P<name>[^'`]+)")
 _OPENCL_VERSION = re.compile(r"\s*\(OpenCL [^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
 _SYCL_RE = re.compile(r"^\s*\|\s*(\d+)\|\s*\[(\w+):(\w+):\d+\]\|\s*([^|]*?)\s*\|")
+#: ggml-cuda's `ggml_cuda_init` when `cudaGetDeviceCount` fails (`failed to initialize CUDA: no CUDA-capable
+#: device is detected`; ROCm and MUSA builds print their own name): it returns a device count of 0, so the
+#: backend registers no device and llama-bench offloads nothing, whatever `-ngl` and the backend column say
+_NO_GPU_RE = re.compile(r"\bggml_cuda_init:\s*failed to initialize (?:CUDA|ROCm|MUSA)\b")
 #: a system listing's GPU line (`GPU: Intel Arc B580`, `- GPU: ...`): a name with a letter in it
 _STATED_GPU_RE = re.compile(r"^\s*(?:[-*]\s+)?GPU\s*:\s*([A-Za-z][^|=]*?)\s*$")
 _BUILD_RE = re.compile(r"^\s*build:\s*([0-9a-fA-F]+)\s*\((\d+)\)")
@@ -277,6 +281,8 @@ class _Ctx:
     #: The GPU a write-up's system listing names (`GPU: Intel Arc B580`): the device of every table
     #: below it that prints no device line of its own; a heading or a command does not reset it.
     stated_gpu: str | None = None
+    #: The GPU backend printed that it initialized no device (`_NO_GPU_RE`): the next table ran on the CPU.
+    no_gpu: bool = False
 
     def section(self) -> str | None:
         return " / ".join(t for _, t in self.headings) or None
@@ -289,9 +295,10 @@ class _Ctx:
         return None
 
     def gpus_listed(self) -> int | None:
-        """How many devices the first listing seen names (none without a listing)."""
+        """How many devices the first listing seen names (none without a listing; 0 where the GPU backend
+        printed that it found none)."""
         if not self.devices:
-            return None
+            return 0 if self.no_gpu else None
         first = next(iter(self.devices))[0]
         return sum(1 for kind, _ in self.devices if kind == first)
 
@@ -632,7 +639,11 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         if h and not line.startswith("#!"):
             level = len(h[1])
             ctx.headings = [(lv, t) for lv, t in ctx.headings if lv < level] + [(level, heading_words(h[2]))]
-            ctx.cmd, ctx.env, ctx.devices, ctx.caption = {}, [], {}, None
+            ctx.cmd, ctx.env, ctx.devices, ctx.caption, ctx.no_gpu = {}, [], {}, None, False
+            i += 1
+            continue
+        if _NO_GPU_RE.search(line):
+            ctx.devices, ctx.no_gpu = {}, True
             i += 1
             continue
         dev = _device(line)
@@ -646,6 +657,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
             dev = (*dev[:2], dev[2][: gfx.start()].strip())
         if dev:
             ctx.devices[dev[:2]] = dev[2]
+            ctx.no_gpu = False
         if ocl := _OPENCL_RE.search(line):
             name = _OPENCL_VERSION.sub("", ocl["name"]).strip()
             if ocl["which"]:  # the device it runs on by default, no listing of every device it found
@@ -665,7 +677,7 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
                 flags = {k: v for k, v in flags.items() if ctx.cmd.get(k) == v}
                 env = [e for e in env if e in ctx.env]
             ctx.cmd, ctx.env = flags, env
-            ctx.devices = {}
+            ctx.devices, ctx.no_gpu = {}, False
             i = last + 1
             continue
         if not _is_header(line):

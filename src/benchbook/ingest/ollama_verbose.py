@@ -53,7 +53,9 @@ _BETWEEN = re.compile(r"^[\s,;|]*$")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
 _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-6, "ns": 1e-9}
-#: `ollama run [flags] MODEL [PROMPT]` (cmd/cmd.go): the first word after `run` that is no flag is the model
+#: `ollama run [flags] MODEL [PROMPT]` (cmd/cmd.go): the first word after `run` that is no flag is the model. A
+#: terminal line's `^C` is the echo of Ctrl-C, which discards what was typed before it: only a command after the
+#: last `^C` of a line ran (a line that ends at its `^C` ran nothing and names no model)
 _COMMAND = re.compile(r"\bollama\s+run\s+(?:--?[\w-]+(?:=\S*)?\s+)*(?P<model>[^\s`'\"-][^\s`'\"]*)")
 
 
@@ -104,7 +106,7 @@ def blocks(text: str | Lines | list[str], bad: list | None = None) -> list[dict]
     out: list[dict] = []
     model = None
     for i, s in enumerate(text if isinstance(text, list) else split_n(text)):
-        if c := _COMMAND.search(s):
+        if c := _COMMAND.search(s.rsplit("^C", 1)[-1]):
             model = c["model"]
         if r := row(s):
             first, *rest = r[0].split()
