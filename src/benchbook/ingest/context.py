@@ -984,6 +984,8 @@ _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|flo
 #: `Q4_K_M`, `IQ4_XS`, llama.cpp's `ggml_type_name` and the quantize tool's `Q4_K_M` presets), which no other
 #: word spells, so the sentence gives that model's weights the type. A type behind a comma is a list's next item.
 _GGUF_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?[ \t]+(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL))(?![\w.-])"
+#: A llama.cpp weight type anywhere in a line, inside a name too (`qwen38-27b-q8_0-opt`, `x-Q4_K_M.gguf`).
+_GGUF_TYPE = re.compile(r"(?<![A-Za-z0-9])(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL))(?![A-Za-z0-9])", re.I)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
@@ -2364,6 +2366,11 @@ def _read_model_named(r: _Reader, text: str, i: int, source: str, line: str) -> 
     if named or phrases or versions:
         words = ", ".join(named) if named else _as_written((phrases or versions)[0], bare)
         r.signs.append(Sign("model", i, line.strip()[:200], words=words))
+        types = {t.upper() for t in _GGUF_TYPE.findall(text)}
+        if len(named) > 1 and len(types) == 1 and any(re.search(re.escape(n) + _GGUF_AFTER, text, re.I) for n in named):
+            # `qwen38-27b-q8_0-opt D: Qwen3.5-35B-A3B Q8_0`: which name is the run's is open, but a type written
+            # after one of them, and the only type the line writes, is the weights' whichever it is
+            r.add("precision", types.pop(), i, source, line)
         if not named and len(phrases) == 1:  # `It's Qwen 7B 2.5，bf16.`: the dtype the sentence gives the model
             m = re.search(re.escape(words) + _DTYPE_AFTER, text, re.I) or re.search(
                 re.escape(words) + _GGUF_AFTER, text, re.I
