@@ -1139,6 +1139,29 @@ def device_counts(r: pd.DataFrame) -> list[int]:
     return sorted(set(said))
 
 
+def unfit_said(pk, r: pd.DataFrame, total_b, w, counted: bool) -> dict:
+    """Why one device the input names is not the run's peak: the input states no count of it (`counted`: on
+    its line, in a command, in a dump) and no parallelism of its runs (`device_counts`), yet the model's
+    weights alone (total parameters x bytes per weight of `w`, a `precision.Weights` the input states) exceed
+    that one device's memory, so the run spans at least ceil(weights / memory) of them, a count the input does
+    not give. Evidence (`device_unfit`, `unfit_weights`, `unfit_memory`, `unfit_fewest`) for
+    `claims.rules.no_device_reason`; empty where the weights fit one device, a count is stated, or the size,
+    the precision (an assumed bf16 is not the file's) or the device's memory is unknown."""
+    if pk is None or counted or pk.count != 1 or not pk.memory_gb or device_counts(r):
+        return {}
+    if not total_b or math.isnan(total_b) or not w.known or w.assumed or math.isnan(w.bytes_per_weight):
+        return {}
+    weights = float(total_b) * float(w.bytes_per_weight)
+    if weights <= pk.memory_gb:
+        return {}
+    return {
+        "device_unfit": pk.device,
+        "unfit_weights": f"{weights:,.0f}",
+        "unfit_memory": f"{pk.memory_gb:,.0f}",
+        "unfit_fewest": math.ceil(weights / pk.memory_gb),
+    }
+
+
 def untied_spans(r: pd.DataFrame) -> int:
     """How many runs' own server launch states no parallelism where another run's does (`spans_untied`, set
     by `parallelism_from_context` for a write-up's runs under several serving scripts, only some of which pass

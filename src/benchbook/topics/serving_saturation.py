@@ -108,6 +108,10 @@ def analyse(p: dict) -> Result:
     served = serving.served_checkpoint(model, p["source"]) if size_source == "unknown" and not titled else None
     named_weights = [n for v in precision.stated_names(p["source"]).values() for n in v]
     w = serving.weights(served_as[0] if served_as else model, r, named_weights)
+    # one device named, no count of it stated, and weights it cannot hold alone: the run spans several
+    unfit = {} if given or per_run else serving.unfit_said(pk, r, total_b, w, roofline.named(texts).counted)
+    if unfit:
+        pk, said = None, {**said, **unfit}
     lit = serving.littles_law(r, req)
     copies = serving.replicas(p["source"])  # each replica reads its own copy of the weights at every step
     offload = serving.cpu_offload(p["source"])  # weights in CPU memory: no GPU roof bounds a step
