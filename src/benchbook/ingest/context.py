@@ -990,6 +990,10 @@ _GGUF_TYPE = re.compile(r"(?<![A-Za-z0-9])(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
 _QUALIFIERS |= {"max", "min", "prefill", "decode", "target", "vision", "default", "eval"}
+#: A count of threads for a phase (llama.cpp's `n_threads_batch`, `-tb, --threads-batch`: "number of threads to
+#: use during batch and prompt processing", printed by `system_info: n_threads = 16 (n_threads_batch = 16)`):
+#: the key counts threads, not sequences in a batch.
+_QUALIFIERS |= {"threads", "thread"}
 #: A dataset's own options in `vllm bench serve`'s Namespace (`random_batch_size=1`: "Batch size for random
 #: sampling. Only used for embeddings benchmark", `sonnet_input_len`): the dataset generator's, not the run's.
 _QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "blazedit"}
