@@ -788,6 +788,23 @@ def concurrent(row: pd.Series) -> int:
     return n if n > 1 and row.get("mode") != "cpu" and split_mode(row) in CONCURRENT_MODES else 1
 
 
+def rpc_spanned(row: pd.Series, pk) -> bool:
+    """Whether a GPU row offloads every layer (`-ngl` 99, llama-bench's default, or more) of a file larger than the
+    memory of the GPUs it spans (`gpus_spanned` of `pk`'s, a detected device), with llama.cpp's RPC backend among
+    its backends: llama.cpp puts the layers beyond those GPUs on the devices of the `rpc-server`s it is given
+    (llama-bench's `-rpc`, ggml-rpc), which the input does not count, so no one GPU's peak bounds the row. A file
+    that fits, an RPC backend merely built in, or a partial offload is none."""
+    if row.get("mode") == "cpu" or pk is None or pk.source != "detected" or not pk.memory_gb:
+        return False
+    backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
+    gib, ngl = row.get("model_size_gib"), row.get("ngl")
+    if "rpc" not in backends or gib is None or pd.isna(gib):
+        return False
+    if ngl is not None and pd.notna(ngl) and 0 <= int(ngl) < 99:
+        return False
+    return float(gib) * GIB > gpus_spanned(row) * pk.memory_gb * 1e9
+
+
 def gpus_unstated(row: pd.Series) -> bool:
     """Whether a GPU row is split by row (`-sm row`, `tensor`, `graph`: its GPUs stream and compute at once) over GPUs the input
     does not count (no `dev` list, no `gpu_info` listing, no count the text ties to the run): no one GPU's
@@ -920,12 +937,13 @@ def points(
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
             held = gpus_spanned(r) * pk.memory_gb if pk.memory_gb else None  # one GPU's memory, times those spanned
-            if file_bytes and held and file_bytes > held * 1e9:
+            if file_bytes and held and file_bytes > held * 1e9 and not rpc_spanned(r, pk):
                 why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.memory_gb)} of GPU memory")
                 if bytes_tok:  # the GPUs hold at most their memory's worth of the file
                     gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
         roof = against_roof(pk, bw, bytes_tok, flops_tok, rate)
-        if pk.source == "detected" and gpus_unstated(r):  # GPUs the input does not count: no share of one's peaks
+        rpc = rpc_spanned(r, pk)  # layers on RPC servers' devices beside the GPU: no share of one's peaks either
+        if pk.source == "detected" and gpus_unstated(r) or rpc:  # GPUs the input does not count: no share of one's
             roof.update(fraction_of_peak=None, ceiling_tok_s=None, compute_fraction=None)
         out.append(
             {
@@ -945,6 +963,7 @@ def points(
                 # partial only as far as nobody knows: an -ngl below 99 and no layer count of the model's
                 "offload_unsure": r["mode"] != "partial" and len(why) == 1 and why[0].endswith(_UNKNOWN_COUNT),
                 "gpu_bytes_per_token": gpu_bytes,  # set only beside a reason in `why`
+                "rpc_spanned": rpc,
                 "in_turn": in_turn(r) if r["mode"] != "cpu" else None,
                 **{k: said.get(k) for k in SOCKETS_SAID},
             }
@@ -972,6 +991,7 @@ def points(
         "offload_why",
         "offload_unsure",
         "gpu_bytes_per_token",
+        "rpc_spanned",
         "may_fit_in_cache",
         "llc_unknown",
         "llc_mb",

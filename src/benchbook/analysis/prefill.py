@@ -257,6 +257,8 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
             why = "partial"
         elif pk.source == "detected" and bandwidth.gpus_unstated(r):  # a parameter is the reader's own device
             why = "gpus_unstated"
+        elif bandwidth.rpc_spanned(r, pk):  # layers on RPC servers' devices the input does not count
+            why = "rpc_spanned"
         else:
             why = None
         intensity, per_pass = pass_intensity(r, size["params_b"])

@@ -4,6 +4,7 @@ whether larger dense models come closer to the peak (`scaling`)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from benchbook.analysis import bandwidth, roofline
@@ -132,7 +133,11 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         "line": int(p["line"]),
         "suspects": suspects(p),
         "in_turn": int(_num(p.get("in_turn"))) if _num(p.get("in_turn")) else None,
-        "two_devices": TWO_DEVICES["gpus_unstated"] if _gpus_unstated(p) else None,
+        "two_devices": TWO_DEVICES["gpus_unstated"]
+        if _gpus_unstated(p)
+        else TWO_DEVICES["rpc_spanned"]
+        if _rpc_spanned(p)
+        else None,
         "titled_line": _num(p.get("title_line")),  # the document title that sized the model
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
@@ -144,6 +149,13 @@ def _gpus_unstated(p: pd.Series) -> bool:
     """A row split over GPUs the input does not count (`bandwidth.gpus_unstated`), measured against the device
     the input names; a device given as a parameter is the reader's statement of what ran."""
     return p.get("peak_source") == "detected" and bandwidth.gpus_unstated(p)
+
+
+def _rpc_spanned(p: pd.Series) -> bool:
+    """A row whose layers beyond its GPU sit on RPC servers' devices (`bandwidth.rpc_spanned`; NaN in a table
+    whose other rows lack the column)."""
+    v = p.get("rpc_spanned")
+    return isinstance(v, (bool, np.bool_)) and bool(v)
 
 
 def bound(p: pd.Series, claim_id: str, threshold: float) -> Claim:
@@ -324,6 +336,13 @@ TWO_DEVICES = {
         "a split of every layer over the GPUs (-sm row, tensor or graph) reads and computes on every GPU it spans "
         "at once, so their peaks add, and this page "
         "ties no count of those GPUs to the run (no `dev` list, no GPU listing, no one count in the text)"
+    ),
+    # a row whose file is larger than the GPUs it lists, every layer offloaded, the RPC backend beside them
+    # (`bandwidth.rpc_spanned`)
+    "rpc_spanned": (
+        "every layer is offloaded (-ngl 99) and the file is larger than the memory of the GPU it lists, with "
+        "llama.cpp's RPC backend beside it, so the layers beyond that GPU sit on the devices of RPC servers, which "
+        "the input does not count, and no one device's peak bounds the run"
     ),
 }
 

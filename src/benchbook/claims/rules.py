@@ -235,13 +235,8 @@ def no_device_reason(ev: dict) -> str:
         )
         return reasons.say("device_split", gpus=_names(list(ev["device_split"])), said=said)
     if ev.get("device_unfit"):  # `analysis.serving.unfit_said`: weights one named device cannot hold, no count
-        return reasons.say(
-            "device_unfit",
-            device=ev["device_unfit"],
-            weights=ev.get("unfit_weights"),
-            memory=ev.get("unfit_memory"),
-            fewest=ev.get("unfit_fewest"),
-        )
+        unfit = {k: ev.get(f"unfit_{k}") for k in ("weights", "memory", "fewest")}
+        return reasons.say("device_unfit", device=ev["device_unfit"], **unfit)
     if ev.get("device_spans"):  # `analysis.serving.spans_said`: a device named, no one count of it the runs'
         counts = _names([str(n) for n in ev["device_spans_counts"]], "or")
         return reasons.say("device_spans", device=ev["device_spans"], counts=counts)

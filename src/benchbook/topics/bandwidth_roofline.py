@@ -156,7 +156,8 @@ def page(r: Result) -> Page:
         show.coverage_note(
             len(pts),
             r.models,
-            bandwidth.one_device(r.every),
+            # a row whose layers beyond its GPU sit on RPC servers' devices spans more than one
+            bandwidth.one_device(r.every) and not ("rpc_spanned" in pts and pts["rpc_spanned"].eq(True).any()),
             bandwidth.several_named(r.every),
             bool(r.conflicted),
             "one_request" in r.every and bool(r.every["one_request"].eq(True).all()),
