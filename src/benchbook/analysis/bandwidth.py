@@ -747,7 +747,7 @@ def one_device(rows: pd.DataFrame) -> bool:
             if named > 1:
                 return False
             continue
-        backends = {b.strip().lower() for b in re.split(r"[,/]", str(r.get("backend") or "")) if b.strip()}
+        backends = backends_of(r)
         if backends and backends <= ONE_DEVICE_BACKENDS:
             continue
         listed = r.get("gpus_listed")
@@ -758,6 +758,11 @@ def one_device(rows: pd.DataFrame) -> bool:
         if split_mode(r) in SPREADING_MODES:
             return False
     return True
+
+
+def backends_of(row: pd.Series) -> set[str]:
+    """The backends a llama-bench row's `backend` column lists (`CUDA,BLAS`, `ROCm/RPC`), lower-cased."""
+    return {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
 
 
 def _one_named(gpu) -> bool:
@@ -796,7 +801,7 @@ def rpc_spanned(row: pd.Series, pk) -> bool:
     that fits, an RPC backend merely built in, or a partial offload is none."""
     if row.get("mode") == "cpu" or pk is None or pk.source != "detected" or not pk.memory_gb:
         return False
-    backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
+    backends = backends_of(row)
     gib, ngl = row.get("model_size_gib"), row.get("ngl")
     if "rpc" not in backends or gib is None or pd.isna(gib):
         return False
@@ -811,7 +816,7 @@ def gpus_unstated(row: pd.Series) -> bool:
     peak bounds it, and the sum of an unknown number bounds nothing."""
     if row.get("mode") == "cpu" or split_mode(row) not in CONCURRENT_MODES or devices_named(row) is not None:
         return False
-    backends = {b.strip().lower() for b in re.split(r"[,/]", str(row.get("backend") or "")) if b.strip()}
+    backends = backends_of(row)
     listed = row.get("gpus_listed")
     return not (backends and backends <= ONE_DEVICE_BACKENDS) and (listed is None or pd.isna(listed))
 
