@@ -914,18 +914,18 @@ def points(
                 None,
                 "unknown (no file size)" if file_bytes is None else "unknown (MoE, active size unknown)",
             )
-        elif size["architecture"] == "moe" and total:
-            bytes_tok = file_bytes * active / total
-            src = f"file size x {active:g}B active / {total:g}B total ({size['size_source']})"
-        elif size["architecture"] == hardware.PLE and total:  # per-layer embedding rows looked up, not read whole
-            bytes_tok = file_bytes * active / total
-            src = f"file size x {active:g}B effective / {total:g}B with per-layer embeddings ({size['size_source']})"
+        elif size["architecture"] in ("moe", hardware.PLE) and total:  # the routed experts, or the per-layer
+            bytes_tok = file_bytes * active / total  # embedding rows looked up, not read whole
+            share = "effective" if size["architecture"] == hardware.PLE else "active"
+            whole = "with per-layer embeddings" if share == "effective" else "total"
+            src = f"file size x {active:g}B {share} / {total:g}B {whole} ({size['size_source']})"
         else:
             bytes_tok, src = file_bytes, "file size (dense: every weight read once per token)"
         rate = r["rate"]
         bw = bytes_tok * rate / 1e9 if bytes_tok and rate > 0 else None
         flops_tok = 2 * active * 1e9 if active else None
         why = []
+        rpc = rpc_spanned(r, pk)  # layers on RPC servers' devices beside the GPU: not host memory, no one peak
         gpu_bytes = None  # at most this many of the token's bytes stream from GPU memory (partial offload)
         if r["mode"] != "cpu":
             n_layers, _ = layers(r.get("model_file"), r.get("section"), r.get("model"))
@@ -942,12 +942,11 @@ def points(
             if ncm is not None and pd.notna(ncm) and int(ncm) > 0:
                 why.append(f"n_cpu_moe {int(ncm)} expert layers on the CPU")
             held = gpus_spanned(r) * pk.memory_gb if pk.memory_gb else None  # one GPU's memory, times those spanned
-            if file_bytes and held and file_bytes > held * 1e9 and not rpc_spanned(r, pk):
+            if file_bytes and held and file_bytes > held * 1e9 and not rpc:
                 why.append(f"file {file_bytes / 1e9:.1f} GB > {memory_words(r, pk.memory_gb)} of GPU memory")
                 if bytes_tok:  # the GPUs hold at most their memory's worth of the file
                     gpu_bytes = min(gpu_bytes or bytes_tok, bytes_tok * held * 1e9 / file_bytes)
         roof = against_roof(pk, bw, bytes_tok, flops_tok, rate)
-        rpc = rpc_spanned(r, pk)  # layers on RPC servers' devices beside the GPU: no share of one's peaks either
         if pk.source == "detected" and gpus_unstated(r) or rpc:  # GPUs the input does not count: no share of one's
             roof.update(fraction_of_peak=None, ceiling_tok_s=None, compute_fraction=None)
         out.append(

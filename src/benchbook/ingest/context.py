@@ -983,9 +983,10 @@ _DTYPE_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?\s*[,，]\s*(bf16|fp16|fp32|bfloat16|flo
 #: (`llama 8b q4_0`, `Llama-3.1-8B Q4_K_M`, `qwen2 7B IQ4_XS`): ggml's own names of its weight types (`Q4_0`,
 #: `Q4_K_M`, `IQ4_XS`, llama.cpp's `ggml_type_name` and the quantize tool's `Q4_K_M` presets), which no other
 #: word spells, so the sentence gives that model's weights the type. A type behind a comma is a list's next item.
-_GGUF_AFTER = r"(?:\s+v?\d+(?:\.\d+)?)?[ \t]+(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL))(?![\w.-])"
+_GGUF_NAME = r"I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL)"
+_GGUF_AFTER = rf"(?:\s+v?\d+(?:\.\d+)?)?[ \t]+({_GGUF_NAME})(?![\w.-])"
 #: A llama.cpp weight type anywhere in a line, inside a name too (`qwen38-27b-q8_0-opt`, `x-Q4_K_M.gguf`).
-_GGUF_TYPE = re.compile(r"(?<![A-Za-z0-9])(I?Q[1-8]_(?:[01]|K(?:_(?:S|M|L|XL))?|XXS|XS|S|M|NL))(?![A-Za-z0-9])", re.I)
+_GGUF_TYPE = re.compile(rf"(?<![A-Za-z0-9])({_GGUF_NAME})(?![A-Za-z0-9])", re.I)
 #: Words that make a `key=value` key name another part of the run than its own model, batch or devices
 #: (`draft_model=`, `max_batch_size=`, `prefill_tp=`): such a key is read only when spelled out in `KEYS`.
 _QUALIFIERS = {"draft", "spec", "speculative", "ref", "reference", "reward", "judge", "teacher", "embedding"}
