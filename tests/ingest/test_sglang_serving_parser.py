@@ -309,14 +309,20 @@ def test_a_launch_command_serves_every_block_after_it_in_its_part_of_the_text():
     t = s.parse(_cookbook([1, 16, 100]), "cookbook.md").table
     assert t.groupby("run")["metadata"].first().tolist() == ["backend=sglang; tp=4"] * 3
     # the other way: a text that launches two servers before its results does not say which served a
-    # later block (issue 23896's `Config A` / `Config B`): only the block right under the launches takes one
+    # later block (issue 23896's `Config A` / `Config B`), nor, where they span different device counts (16 and
+    # 4), which served the block right under them (`context.alternatives`): no block takes either's sizes
     two = (
         "python3 -m sglang.launch_server --model m --tp 4 --dp 4\n",
         "python3 -m sglang.launch_server --model m --tp 4\n",
     )
     t = s.parse(_cookbook([1, 16], two), "configs.md").table
     meta = t.groupby("run")["metadata"].first()
-    assert (meta == "backend=sglang; tp=4").sum() == 1 and meta.isna().sum() + (meta == "backend=sglang").sum() == 1
+    assert not meta.astype(str).str.contains("tp=").any()
+    # launches that agree on the count (TP 4 and DP 4 on 4 devices each): the block right under them takes the
+    # nearer one's, the later block none
+    same = ("python3 -m sglang.launch_server --model m --dp 4\n", "python3 -m sglang.launch_server --model m --tp 4\n")
+    meta = s.parse(_cookbook([1, 16], same), "configs.md").table.groupby("run")["metadata"].first()
+    assert (meta == "backend=sglang; tp=4").sum() == 1
 
 
 def test_the_self_contained_script_run_as_python_gives_the_command_settings():

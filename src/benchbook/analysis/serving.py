@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from benchbook.analysis import pareto, precision, roofline
+from benchbook.ingest.context import PARALLEL_SIZES
 from benchbook.ingest.core import WORKLOAD_SPREAD
 
 #: Settings that identify a run.
@@ -1169,6 +1170,16 @@ def untied_spans(r: pd.DataFrame) -> int:
     return int(r["spans_untied"].fillna(False).astype(bool).sum()) if "spans_untied" in r else 0
 
 
+def compared_spans(r: pd.DataFrame) -> list[tuple[int, int]]:
+    """(devices, line) of each server launch the runs' file lists together above them, spanning different counts
+    (`spans_compared`, set by `parallelism_from_context` from `context.alternatives`): the servers a write-up
+    compared, which one printed the results unsaid, so no one count is the runs'. Empty where none is."""
+    if "spans_compared" not in r:
+        return []
+    pairs = {tuple(int(x) for x in p.split("@")) for v in r["spans_compared"].dropna() for p in str(v).split("; ")}
+    return sorted(pairs, key=lambda p: p[1])
+
+
 def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict:
     """Why the device the input names gives the runs no peak (`spanning` returned None): the counts of
     it they may span, as evidence (`device_spans`, `device_spans_counts`) for `claims.rules.no_device_reason`,
@@ -1176,6 +1187,8 @@ def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict
     count is every run's."""
     if pk is None:
         return {}
+    if launches := compared_spans(r):
+        return {"device_compared": pk.device, "compared_spans": launches}
     fewest, most = span_readings(pk, r)
     counts = {most * instances[0], most * instances[1], fewest * instances[1]}
     counts |= {n * instances[1] for n in device_counts(r)}
@@ -1745,17 +1758,14 @@ def screened_latencies(rejected: list[dict]) -> list[str]:
     return [m for m in LATENCIES if m in found]
 
 
-#: The parallelism a run's `metadata` may state, read from the rest of its file where no run does.
-PARALLEL = ("tp", "pp", "dp")
-
-
 def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
     """`r` with the TP, PP and DP of a file's runs taken from the rest of the file (`ingest.context`:
     a `vllm serve M --tensor-parallel-size 2` line, a `TP: 2` bullet, a heading) where no run of that
     file states them in its `metadata` (the parser's own fields rank first) and the file states one
     value, in no command that launches a model other than its runs' and in no caption of a block below
     every run (`context.labels_another_block`: the heading of a cut block after them); of several server
-    launches, only the one that ran the results (`context.launched`) states them. SGLang's
+    launches, only the one that ran the results (`context.launched`) states them, and none of launches listed
+    together that span different device counts (`context.alternatives`). SGLang's
     --enable-dp-attention, stated anywhere in the file, is kept beside its DP (`devices`)."""
     from benchbook import config, ingest
     from benchbook.ingest import context
@@ -1768,6 +1778,7 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         r["metadata"].astype("string").fillna("") if "metadata" in r else pd.Series("", index=r.index, dtype="string")
     )
     untied = pd.Series(False, index=r.index)
+    compared = pd.Series(pd.NA, index=r.index, dtype=object)
     for path in paths:
         mine = r["source"] == source_name(path)
         if not mine.any() or meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True).any():
@@ -1785,12 +1796,16 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             sized = meta[mine].str.contains(r"(?:^|;\s*)(?:tp|pp|dp)=", regex=True)
             untied[mine] = ~sized & sized.any()  # its own launch states none where another's does
             continue
-        add = []
-        for key in PARALLEL:
+        add, unsaid = [], context.alternatives(whole, lines, results)  # servers compared, which ran unsaid
+        if unsaid:
+            compared[mine] = "; ".join(f"{context.launch_devices(whole, c)}@{c}" for c in sorted(unsaid))
+        for key in PARALLEL_SIZES:
             facts = [
                 f
                 for f in ctx.get(key)
-                if not _launches_another(ctx, f, models) and not context.labels_another_block(f, results)
+                if not _launches_another(ctx, f, models)
+                and not context.labels_another_block(f, results)
+                and f.command not in unsaid
             ]
             facts = [f for f in facts if f.command == launch] if launch is not None else facts
             values = {f.value for f in facts}
@@ -1804,7 +1819,7 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             add.append("dp_attention=unstated")  # `TP8DP8` in words: DP attention or replicas, the file says neither
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
-    return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied)
+    return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied, spans_compared=compared)
 
 
 #: SGLang's DP attention as a write-up names it beside the DP size it gives (`TP=8 PP=1 + DPA dp_size=8`, `DP
@@ -1843,7 +1858,7 @@ def _own_launch_sizes(r: pd.DataFrame, meta: pd.Series, ctx, each: dict[int, int
         line = r.at[i, "line"]
         launch = each.get(int(line)) if pd.notna(line) else None
         add = []
-        for key in PARALLEL:
+        for key in PARALLEL_SIZES:
             values = {f.value for f in ctx.get(key) if f.command == launch}
             if launch is not None and len(values) == 1 and (v := values.pop()) >= 1:
                 add.append(f"{key}={v}")
@@ -1976,7 +1991,7 @@ def spanning(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)):
     fewest, most = span_readings(pk, r)
     if pk is None or instances[0] != instances[1] or fewest != most or len(device_counts(r)) > 1:
         return None
-    if untied_spans(r):  # some runs state their parallelism, others none: no one count is every run's
+    if untied_spans(r) or compared_spans(r):  # no one count is every run's, or which server ran them is unsaid
         return None
     n = most * instances[1]
     if n == pk.count or (pk.count > 1 and n == 1 and not stated(r, "tp") and instances[1] == 1):

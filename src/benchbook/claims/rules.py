@@ -237,6 +237,10 @@ def no_device_reason(ev: dict) -> str:
     if ev.get("device_unfit"):  # `analysis.serving.unfit_said`: weights one named device cannot hold, no count
         unfit = {k: ev.get(f"unfit_{k}") for k in ("weights", "memory", "fewest")}
         return reasons.say("device_unfit", device=ev["device_unfit"], **unfit)
+    if ev.get("device_compared"):  # `analysis.serving.compared_spans`: servers listed together, which ran unsaid
+        counts = _names(list(dict.fromkeys(str(n) for n, _ in ev["compared_spans"])), "or")
+        lines = _names([str(ln) for _, ln in ev["compared_spans"]])
+        return reasons.say("device_compared", device=ev["device_compared"], counts=counts, lines=lines)
     if ev.get("device_spans"):  # `analysis.serving.spans_said`: a device named, no one count of it the runs'
         counts = _names([str(n) for n in ev["device_spans_counts"]], "or")
         return reasons.say("device_spans", device=ev["device_spans"], counts=counts)

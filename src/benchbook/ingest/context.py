@@ -2784,6 +2784,9 @@ def _read_json_document(r: _Reader, lines: list[str]) -> None:
             r.keyed(name, v if not isinstance(v, bool) else None, 1, "json", f"{k}: {v}")
 
 
+#: The parallel sizes a server's launch states (`--tp-size`, `--pipeline-parallel-size`, `--dp`).
+PARALLEL_SIZES = ("tp", "pp", "dp")
+
 #: A server's launch command, as a write-up runs it before its benchmark: its settings are the server's.
 _LAUNCH = re.compile(
     r"\b(?:vllm\s+serve|sglang\s+serve|mindie\s+serve|sglang\.launch_server|text-generation-launcher|trtllm-serve"
@@ -2885,12 +2888,48 @@ def launched_each(context: Context, lines: Sequence[str], results: Iterable[int]
 
 
 def _nearest_launch(context: Context, lines: Sequence[str], results: Iterable[int]) -> dict[int, int | None]:
-    """{result line: the first line of the nearest launch above it, None where none is}, where the file gives
-    several launches (`_launches`); empty otherwise, or where no result has a line."""
+    """{result line: the first line of the nearest launch above it, None where none is or where it is one of
+    `alternatives`}, where the file gives several launches (`_launches`); empty otherwise, or where no result
+    has a line."""
     starts, results = _launches(context, lines), [int(x) for x in results if x == x]
     if len(starts) < 2:
         return {}
-    return {x: max((c for c in starts if c <= x), default=None) for x in results}
+    unsaid = alternatives(context, lines, results)
+    nearest = {x: max((c for c in starts if c <= x), default=None) for x in results}
+    return {x: None if c in unsaid else c for x, c in nearest.items()}
+
+
+def alternatives(context: Context, lines: Sequence[str], results: Iterable[int]) -> set[int]:
+    """The first lines of server launches written together above a result (no result between them, one section)
+    that span different numbers of devices (`--tp-size 4`, then `--tp-size 8`, then the benchmark and its block): the file
+    lists the servers it compared and does not say which one printed the block, so none of them states the
+    run's parallel sizes, the nearer no more than the other. Launches that agree on the count (a TP 4 script and
+    a DP 4 one on one 4-GPU host) leave the nearest the results' (`launched`)."""
+    starts, results = _launches(context, lines), sorted(int(x) for x in results if x == x)
+    heads = sections(lines)
+
+    def section(line: int) -> int:
+        return max((h for h in heads if h <= line), default=0)
+
+    out: set[int] = set()
+    for x in results:
+        before = max((r for r in results if r < x), default=0)
+        group = [c for c in starts if before < c <= x]
+        # a launch in an earlier section (a conclusion's recommended command) is superseded by the one in the
+        # result's own: only launches written together in one section are alternatives
+        group = [c for c in group if section(c) == section(group[-1])] if group else []
+        if len({launch_devices(context, c) for c in group}) > 1:
+            out.update(group)
+    return out
+
+
+def launch_devices(context: Context, launch: int) -> int:
+    """How many devices the launch starting at line `launch` spans by its own flags: TP x PP x DP, a size it
+    leaves out being 1, and DP inside TP where it enables SGLang's DP attention."""
+    facts = [f for f in context.facts if f.command == launch]
+    size = {k: next((f.value for f in facts if f.name == k and isinstance(f.value, int)), 1) for k in PARALLEL_SIZES}
+    inside = any("enable-dp-attention" in f.text for f in facts)
+    return size["tp"] * size["pp"] * (1 if inside else size["dp"])
 
 
 def _launches(context: Context, lines: Sequence[str]) -> list[int]:

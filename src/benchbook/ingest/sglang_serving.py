@@ -389,10 +389,13 @@ def _context(
     those of a text whose only block starts at hi).
     The server is the last launch command above the block, except one in a subsection of an earlier
     launch's own section (a guide's `### EAGLE speculative decoding` under its launch section): an
-    option the guide shows, not the server the block ran against. `launches`, a list, gets every
-    server taken, in order."""
+    option the guide shows, not the server the block ran against. Launches above the block that span
+    different device counts (`--tp-size 4`, then `--tp-size 8`) are servers the write-up compared: the file
+    does not say which printed the block, so none states its sizes (`context.alternatives`). `launches`, a
+    list, gets every server taken, in order."""
     ctx: dict = {}
     server: dict = {}
+    taken: list[tuple[dict, int]] = []  # every server launched above the block, with its section's line
     doc = doc or outline(lines)
     named = names(lines, [hi], doc) if named is None else named
     # a script's own shell variables (MODEL_NAME="Kimi-K2.6" above `--model $MODEL_NAME`)
@@ -436,6 +439,7 @@ def _context(
             server["quantization"] = args.get("quantization")
             if launches is not None:
                 launches.append(server)
+            taken.append((server, at))
             continue
         ctx = {
             "model": args.get("model") or args.get("model_path"),
@@ -449,6 +453,10 @@ def _context(
             "workload": "; ".join(f"{k}={args[k]}" for k in WORKLOAD_ARGS if args.get(k)),
             "command_rate": (_rate(args["request_rate"]), j + 1) if args.get("request_rate") else None,
         }
+    together = [t for t, at in taken if at == taken[-1][1]] if taken else []  # one section's, as `launched` takes
+    if len({_devices(t) for t in together}) > 1:  # servers compared, which one printed the block unsaid
+        models = {t["model"] for t in together}
+        server = {"model": models.pop()} if len(models) == 1 else {}
     if str(server.get("model") or "").startswith("$"):  # a shell variable names no model
         server["model"] = None
     ctx["server"] = server
@@ -456,6 +464,13 @@ def _context(
     if heads:  # a new section: its heading names the runs under it, or none of them (`headings.names`)
         ctx["run"] = named.get(heads[-1])
     return ctx
+
+
+def _devices(server: dict) -> int | str:
+    """How many devices a launch spans by its flags: TP x DP, DP inside TP under DP attention (a size left to a
+    shell variable: the two as written)."""
+    tp, dp = str(server.get("tp") or 1), "1" if server.get("dp_attention") else str(server.get("dp") or 1)
+    return int(tp) * int(dp) if tp.isdigit() and dp.isdigit() else f"{tp}x{dp}"
 
 
 def _serving_on(lines: list[str], start: int, doc: Outline, server: dict) -> dict:

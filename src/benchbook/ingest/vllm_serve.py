@@ -159,6 +159,10 @@ STAT_RE = re.compile(
     r"E2EL incl\. Client Queue)\s+\(ms\)$"
 )
 POS_RE = re.compile(r"^Position (\d+)$")
+#: A block's mean tokens a request gains per speculative step, however its layout words it: vLLM's `Acceptance
+#: length`, SGLang's `Accept length`, a derived layout's `Mean Accept Length (tokens)`. Each tool defines it as
+#: the accepted draft tokens per verify step plus the one the target model adds, so it is one quantity.
+ACCEPT_LENGTH_RE = re.compile(r"^(?:Mean\s+)?Accept(?:ance)?\s+length(?:\s*\(tok(?:en)?s?\))?$", re.I)
 
 STAT_NAMES = {
     "TTFT": "ttft",
@@ -810,8 +814,9 @@ def _abridged_end(lines: list[str], j: int, prefix: str = "") -> bool:
     return False
 
 
-#: The header of the block's speculative-decoding section, whole or cut where the copy ends (`-----Speculative Dec`).
-SPEC_SECTION_RE = re.compile(r"^-{3,}\s*Speculative\b")
+#: The header of the block's speculative-decoding section, whole or cut where the copy ends (`-----Speculative Dec`),
+#: or of a derived layout's section holding only the accept length (`-----Accept Length-----`).
+SPEC_SECTION_RE = re.compile(r"^-{3,}\s*(?:Speculative\b|Accept(?:ance)?\s+Length\b)", re.I)
 
 
 def _speculative_section(lines: list[str], start: int, close: int, prefix: str) -> bool:
@@ -848,7 +853,8 @@ def _whole(line: str, prefix: str) -> bool:
     label = m.group("label").strip() if m else ""
     if LABELS.get(label) and LABELS[label][1] == "count":
         return m.group("value") == "0"
-    return bool((LABELS.get(label) or STAT_RE.match(label)) and TWO_DECIMALS_RE.match(m.group("value")))
+    known = LABELS.get(label) or STAT_RE.match(label) or ACCEPT_LENGTH_RE.match(label)
+    return bool(known and TWO_DECIMALS_RE.match(m.group("value")))
 
 
 def _unclosed(lines: list[str], close: int, prefix: str) -> bool:
@@ -902,6 +908,10 @@ def _parse_block(lines, start, close, prefix, source, records, rejects, settings
                 continue
             stat = percentile(p) if p is not None else st.group("stat").lower()
             records.append(dict(line=line_no, metric=metric, statistic=stat, value=value, unit="ms", note=note))
+        elif ACCEPT_LENGTH_RE.match(label):
+            records.append(
+                dict(line=line_no, metric="spec_decode_acceptance_length", statistic="value", value=value, unit="tok")
+            )
         elif pos:
             records.append(
                 dict(
