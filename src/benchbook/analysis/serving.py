@@ -632,6 +632,33 @@ def unstreamed(r: pd.DataFrame) -> pd.Series:
     return (itl.abs() <= UNSTREAMED_ITL_MS) & (ttft >= UNSTREAMED_TTFT_SHARE * e2el) & (e2el > 0)
 
 
+#: A median ITL at most this many times the median TPOT: the typical gap between streamed chunks is about
+#: one token's time (`gapped`); between this and a chunk reading's factor the medians decide nothing.
+ONE_TOKEN_GAP = 1.2
+
+
+def gapped(r: pd.DataFrame, factor: float) -> pd.Series:
+    """Per run, True where the mean ITL is over `factor` x the mean TPOT but the median ITL is at most
+    ONE_TOKEN_GAP x the median TPOT. vLLM's and SGLang's serving benchmarks take a request's TPOT as (E2EL -
+    TTFT) / (output tokens - 1) and pool every gap between streamed chunks of every request into ITL: if
+    the chunks carried several tokens each, every gap would be that many tokens' time and the median ITL
+    would be as far over the median TPOT as the mean is. A median ITL near the median TPOT says the
+    typical chunk is one token, so the mean is raised by a tail of long gaps (pauses in the stream), not
+    by chunks of several tokens. A run that prints no median of either is not judged, nor one that states
+    speculative decoding (`tokens_per_step`), whose steps do give several tokens at a time."""
+    itl, tpot = _col(r, "itl_mean"), _col(r, "tpot_mean")
+    med_itl, med_tpot = _col(r, "itl_median"), _col(r, "tpot_median")
+    method, _ = tokens_per_step(r) if len(r) else (pd.Series(np.nan, index=r.index, dtype=object), None)
+    return (
+        (itl > factor * tpot)
+        & (med_itl <= ONE_TOKEN_GAP * med_tpot)
+        & (med_tpot > 0)
+        & method.isna()
+        & ~bursty(r)
+        & ~unstreamed(r)
+    )
+
+
 def bursty(r: pd.DataFrame) -> pd.Series:
     """Per run, True where at least half of the gaps between streamed chunks are about 0 (median ITL at
     most UNSTREAMED_ITL_MS) while their mean is not: the chunks came in bursts, several at once (a

@@ -312,10 +312,28 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     # the gap between chunks is several tokens' time
     bunched = ok[~flat & (ok["itl_mean"] > TPOT_OVER_ITL * ok["tpot_mean"])]
     bunched = bunched[~serving.bursty(bunched)] if len(bunched) else bunched
+    # a mean ITL far over the mean TPOT whose medians are not: a few long gaps, not chunks of several tokens
+    gaps = bunched[serving.gapped(bunched, TPOT_OVER_ITL)] if len(bunched) else bunched
+    bunched = bunched.drop(index=gaps.index)
     ev = dict(
-        count=len(far) + len(one) + len(burst) + len(bunched), n=len(ok), factor=TPOT_OVER_ITL, unstreamed=len(one)
+        count=len(far) + len(one) + len(burst) + len(bunched) + len(gaps),
+        n=len(ok),
+        factor=TPOT_OVER_ITL,
+        unstreamed=len(one),
     )
     ev["bunched"] = len(bunched)
+    ev["gapped"] = len(gaps)
+    if len(gaps):
+        g = gaps.loc[(gaps["itl_mean"] / gaps["tpot_mean"]).idxmax()]
+        p99 = _f(g.get("itl_p99"))
+        ev.update(
+            gap_run=str(g["run"]),
+            gap_itl=_f(g["itl_mean"]),
+            gap_tpot=_f(g["tpot_mean"]),
+            gap_itl_median=_f(g["itl_median"]),
+            gap_tpot_median=_f(g["tpot_median"]),
+            gap_itl_p99=p99 if p99 is not None and p99 < g["itl_mean"] else None,  # the mean over its own p99
+        )
     if len(bunched):
         g = bunched.loc[(bunched["itl_mean"] / bunched["tpot_mean"]).idxmax()]
         method, per_step = serving.tokens_per_step(bunched.loc[[g.name]])
@@ -571,7 +589,7 @@ def _chunks(row: pd.Series, ev: dict) -> dict:
     if ev.get("tokens_per_step") != 1.0 or not (itl and tpot and itl > TPOT_OVER_ITL * tpot):
         return {}
     one = pd.DataFrame([row])
-    if serving.unstreamed(one).iat[0] or serving.bursty(one).iat[0]:
+    if serving.unstreamed(one).iat[0] or serving.bursty(one).iat[0] or serving.gapped(one, TPOT_OVER_ITL).iat[0]:
         return {}
     return {"chunk_tokens": itl / tpot, "achieved_per_chunk": achieved * tpot / itl if achieved else None}
 

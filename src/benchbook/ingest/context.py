@@ -623,6 +623,14 @@ _CPUINFO = re.compile(r"^\s*model name\s+:\s*(.+?)\s*$")
 _COUNTED = re.compile(
     r"\b([1-9]\d{0,2})\s*[x×*]\s*((?:NVIDIA|AMD|Intel)?[\s_-]*[A-Za-z][\w-]*(?:[ _-][\w-]+){0,3})", re.I
 )
+#: A count alone in words of counting (`GPUs: 16 total (8 per rank)`, `8 in total`, `16 (8 per node)`): how many,
+#: under a device key, not a part's name; the first number is the count of the run's devices.
+_COUNT_ONLY = re.compile(
+    r"([1-9]\d{0,3})\s*(?:total|in\s+total|in\s+all|overall)?\s*"
+    r"(?:[(,;:-]\s*[1-9]\d{0,3}\s*(?:per|/|each\s+per|on\s+each)\s*(?:rank|node|host|server|machine|worker|pod)s?\s*\)?)?",
+    re.I,
+)
+_PER_PART = re.compile(r"[1-9]\d{0,3}\s*(?:per|/)\s*(?:rank|node|host|server|machine|worker|pod)s?", re.I)
 #: A memory size alone (`GPU: ~50GB`, memory per process): no part's name.
 _MEMORY_ONLY = re.compile(r"[~≈<>]?\s*\d+(?:\.\d+)?\s*[GMT]i?B", re.I)
 #: Counts offered or ranged (`8x and 16x gpus`, `8x to 16x ...`): no one count is the run's.
@@ -1279,6 +1287,10 @@ class _Reader:
                 return True  # `8 GPUs`: a count, no name
         if re.fullmatch(r"\d+", raw):
             return self.add("device_count", int(raw), line, source, text)
+        if m := _COUNT_ONLY.fullmatch(raw):  # `16 total (8 per rank)`: how many, no name
+            return self.add("device_count", int(m.group(1)), line, source, text)
+        if _PER_PART.fullmatch(raw):
+            return False  # `8 per node`: a count per part of the run, neither a name nor the run's count
         if not re.search(r"[A-Za-z]", raw) or _MEMORY_ONLY.fullmatch(raw):
             return False  # `45%` or `~50GB` under a GPU label is a reading, not a name
         return self.add("device", raw, line, source, text)

@@ -137,9 +137,27 @@ def _settings(label: str, model, data) -> dict:
     }
 
 
-def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, str, str]], list[str]]:
-    """The records, rejects and messages of a 0.2 console summary."""
+#: A title of the console's summary behind a comment sign (`# Benchmarks Stats:`): the summary pasted as comments,
+#: as a shell script keeps the output of its command under it.
+_COMMENTED_TITLE = re.compile(r"^(#+ ?)Benchmarks? (?:Metadata|Info|Stats):?\s*$")
+
+
+def uncommented(text: str | Lines) -> list[str]:
+    """The lines of `text`, those of a summary pasted as comments (`# ` before each, `#` alone on its empty
+    ones: the prefix its titles carry) read without that prefix, line for line, as the console printed them."""
     lines = list(splitlines(text))
+    m = next((m for line in lines if (m := _COMMENTED_TITLE.match(line))), None)
+    if not m:
+        return lines
+    prefix = m.group(1)
+    bare = prefix.rstrip()
+    return [s[len(prefix) :] if s.startswith(prefix) else ("" if s.rstrip() == bare else s) for s in lines]
+
+
+def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, str, str]], list[str]]:
+    """The records, rejects and messages of a 0.2 console summary (pasted as comments or not)."""
+    lines = uncommented(text)
+    text = "\n".join(lines)
     if (at := wrapped(lines)) is not None:
         raise ParseError(
             source,
@@ -253,6 +271,7 @@ _COLUMN_RULE = re.compile(r"^\s*-+\|[-|]*\s*$")
 
 
 def sniff(text: str | Lines) -> bool:
+    text = "\n".join(uncommented(text))
     return all(search(p, text) for p in _SNIFF) or search(_INFO_TITLE, text)
 
 
