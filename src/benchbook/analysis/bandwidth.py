@@ -62,6 +62,11 @@ KNOWN_LAYERS = {
     ),
     "gpt-oss-120b": (36, "https://huggingface.co/openai/gpt-oss-120b/blob/main/config.json (num_hidden_layers 36)"),
     "qwen3-30b-a3b": (48, "https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json (num_hidden_layers 48)"),
+    # llama.cpp's label of DeepSeek-V3 / R1 (`deepseek2 671B`, LLM_TYPE_671B: n_layer 61 of the deepseek2 arch)
+    "deepseek2 671b": (
+        61,
+        "DeepSeek-V3 / R1 671B: https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json (num_hidden_layers 61)",
+    ),
 }
 
 #: The rule `reduce` applies, for the page.

@@ -240,7 +240,8 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
         active = size["active_params_b"]
         tflops = 2 * active * 1e9 * r["rate"] / 1e12 if active and r["rate"] > 0 else None
         peak = pk.dense_tflops
-        backend = str(r.get("backend") or "")
+        backend = r.get("backend")
+        backend = backend if isinstance(backend, str) else ""  # an unprinted backend (NaN) names no GPU build
         gpu_build = bool({b.strip().lower() for b in backend.split(",")} - {"cpu", "blas", ""})
         ngl = r.get("ngl")
         no_op_offload = "nopo=1" in str(r.get("extra_settings") or "")  # llama-bench -nopo 1 keeps them on the CPU

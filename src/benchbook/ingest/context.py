@@ -3033,8 +3033,10 @@ def labels_another_block(fact: Fact, read: Iterable[int]) -> bool:
 
 def placeholder(value) -> bool:
     """A value the file leaves for its reader to fill (`$MODEL_PATH/...`, `<model>`, a template's one capital
-    letter: `--model M`, `-tp X`): names nothing."""
-    return str(value).startswith(("$", "<", "{")) or bool(re.fullmatch(r"[A-Z]", str(value).strip()))
+    letter: `--model M`, `-tp X`), or a variable's name the shell replaces before the program runs (cmd.exe's
+    `%MODEL_PATH%`, as sh's `$MODEL_PATH`): names nothing."""
+    v = str(value).strip().strip("\"'")
+    return v.startswith(("$", "<", "{", "%")) or bool(re.fullmatch(r"[A-Z]", v))
 
 
 def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[str]:

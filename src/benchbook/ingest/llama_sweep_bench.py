@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from benchbook.ingest.context import placeholder
 from benchbook.ingest.core import (
     NUMBER,
     Parsed,
@@ -101,6 +102,8 @@ def command(raw: str) -> dict:
     rest, out = words[at + 1 :], {}
     for i, w in enumerate(rest):
         nxt = rest[i + 1] if i + 1 < len(rest) else None
+        if w in ("-m", "--model") and nxt and placeholder(nxt):
+            continue  # `-m "%MODEL_PATH%"`: a variable the shell fills, no model's file
         if w in ("-m", "--model") and nxt:
             out["model_file"] = re.split(r"[\\/]", nxt)[-1]
         elif w in _FLAGS and nxt and _INT.match(nxt) and _FLAGS[w] not in ("type_k", "type_v"):

@@ -18,6 +18,13 @@ llama.cpp's. `total duration` (load, prompt and generation, the server's whole h
 kept; `load duration` (loading the model) is no forward pass. The model is the `ollama run MODEL` command's
 where the file holds one above the block (`ollama run --verbose MODEL`: a flag before the model is no model).
 
+llm_benchmark (`pip install llm-benchmark`, llm_benchmark/run_benchmark.py) runs `ollama run MODEL PROMPT --verbose`
+once per prompt and prints, per model, `model_name =    MODEL`, then per prompt `prompt = PROMPT` and the one
+`eval rate:` line it copied from that run's stats, then `Average of eval rate:  X  tokens/s`: the mean of the
+lines above, no run of its own. So a `model_name =` line names the model of the blocks under it, and an `eval
+rate:` line under a `prompt =` line under it is one request's; a re-typed line whose caption is a statistic
+(`Average of`, `Mean`, `Median`) is a writer's summary of other runs, not a run.
+
 A writer who re-types the stats of several runs puts one run on a line, its label first and the rate fields
 after it in `Metrics.Summary`'s own words and unit (`qwen3  0.15.4-rocm  prompt eval rate: 179.80 tokens/s
 eval rate: 31.69 tokens/s`): each such line is one request, its label the writer's caption, and the label's
@@ -57,6 +64,12 @@ _SECONDS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "µs": 1e-6, "us": 1e-
 #: terminal line's `^C` is the echo of Ctrl-C, which discards what was typed before it: only a command after the
 #: last `^C` of a line ran (a line that ends at its `^C` ran nothing and names no model)
 _COMMAND = re.compile(r"\bollama\s+run\s+(?:--?[\w-]+(?:=\S*)?\s+)*(?P<model>[^\s`'\"-][^\s`'\"]*)")
+#: llm_benchmark's `model_name =    MODEL` (run_benchmark.py), printed before the runs of MODEL
+_LLM_BENCHMARK_MODEL = re.compile(r"^\s*model_name =\s+(?P<model>\S+)\s*$")
+#: llm_benchmark's `prompt = PROMPT`, printed before the `eval rate:` line of that prompt's run
+_LLM_BENCHMARK_PROMPT = re.compile(r"^\s*prompt = \S")
+#: a caption that names a statistic of other runs (`Average of eval rate:`), not one run
+_STATISTIC = re.compile(r"^(?:average|avg|mean|median)\b", re.I)
 
 
 def seconds(v: str) -> float | None:
@@ -81,7 +94,19 @@ def sniff(text: str | Lines | list[str]) -> bool:
             keys = {(_LINE.match(x) or {"key": None})["key"] for x in lines[max(0, i - 3) : i]}
             if {phase + "count", phase + "duration"} <= keys:
                 return True
+            if m["key"] == "eval rate" and _llm_benchmark_run(lines, i):
+                return True
     return False
+
+
+def _llm_benchmark_run(lines: list[str], i: int) -> bool:
+    """Whether line `i`, an `eval rate:` line, is llm_benchmark's copy of one run's: under its `prompt =` line,
+    with a `model_name =` line above that."""
+    return (
+        i > 0
+        and bool(_LLM_BENCHMARK_PROMPT.match(lines[i - 1]))
+        and any(_LLM_BENCHMARK_MODEL.match(x) for x in lines[:i])
+    )
 
 
 def row(line: str) -> tuple[str, dict[str, str]] | None:
@@ -96,6 +121,8 @@ def row(line: str) -> tuple[str, dict[str, str]] | None:
     rates_unit = all(body[f.start() : f.end()].endswith("tokens/s") for f in found if f["key"].endswith("rate"))
     if not label or _LINE.match(body) or not rates_unit or not all(_BETWEEN.match(g) for g in gaps):
         return None
+    if _STATISTIC.match(label):
+        return None  # `Average of eval rate:` (llm_benchmark's): the mean of the runs above, not a run
     return label, {f["key"]: f["value"] for f in found}
 
 
@@ -106,7 +133,7 @@ def blocks(text: str | Lines | list[str], bad: list | None = None) -> list[dict]
     out: list[dict] = []
     model = None
     for i, s in enumerate(text if isinstance(text, list) else split_n(text)):
-        if c := _COMMAND.search(s.rsplit("^C", 1)[-1]):
+        if c := _COMMAND.search(s.rsplit("^C", 1)[-1]) or _LLM_BENCHMARK_MODEL.match(s):
             model = c["model"]
         if r := row(s):
             first, *rest = r[0].split()
