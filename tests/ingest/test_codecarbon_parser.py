@@ -74,10 +74,13 @@ def _edited(tmp_path, **cells):
 
 
 def test_process_mode_names_the_cpu_figure_as_the_process_share(tmp_path):
-    t = _parsed(_edited(tmp_path, tracking_mode="process")).table
+    # from 3.0: 2.x's CPU has no tracking mode (test_codecarbon_process_mode_before_3_leaves_the_cpu_whole)
+    t = _parsed(_edited(tmp_path, tracking_mode="process", codecarbon_version="3.0.0")).table
     assert _value(t, "energy", "cpu-codecarbon-process")[0] == pytest.approx(0.33487497946560274 * 3.6e6)
     assert _value(t, "energy", "gpu")[0] == pytest.approx(1.346777811488636 * 3.6e6)
     assert "cpu-codecarbon" not in set(t["scope"])
+    t = _parsed(_edited(tmp_path, tracking_mode="process")).table  # the file's own 2.2.3
+    assert _value(t, "energy", "cpu-codecarbon")[0] == pytest.approx(0.33487497946560274 * 3.6e6)
 
 
 def test_an_unknown_tracking_mode_leaves_the_cpu_figure_unread(tmp_path):

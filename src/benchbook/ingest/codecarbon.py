@@ -31,8 +31,9 @@ What the numbers cover:
   else the TDP model. So a row whose `os` column names Windows or macOS is never RAPL's, and its
   scope says so (`cpu-codecarbon-off-linux`); a row with no `os` column keeps `cpu-codecarbon`. `tracking_mode`
   (docs/edit/parameters.rst): `machine` "measure the power consumptions of the entire machine" (the
-  default), `process` "try and isolate the tracked processes": the CPU figure is then the process's
-  estimated share (`cpu-codecarbon-process`).
+  default), `process` "try and isolate the tracked processes": from 3.0 the CPU figure is then the
+  process's estimated share (`cpu-codecarbon-process`); before 3.0 the CPU had no tracking mode (the
+  process's RAM alone was isolated), so a 2.x process row's CPU figure keeps the machine's scope.
 * RAM power is CodeCarbon's model of the memory size (3 W per 8 GB in 2.x, `RAM.power_per_GB`),
   never a meter: RAM energy is set aside as an estimate, and so is `energy_consumed`, the sum that
   includes it.
@@ -100,6 +101,11 @@ _ESTIMATES = {
 }
 #: The scope of the CPU figure in each tracking mode.
 _CPU_SCOPE = {"machine": "cpu-codecarbon", "process": "cpu-codecarbon-process"}
+#: Before 3.0 CodeCarbon's CPU has no tracking mode (codecarbon/external/hardware.py, `class CPU` at v2.8.0:
+#: RAPL's or Power Gadget's package power, else the TDP x 0.5): `process` isolates the process's RAM only, so
+#: the CPU figure is the whole CPU's. 3.0 estimates a process's share from its CPU time (`_get_power_from_cpu_load`).
+#: A row with no `codecarbon_version` column comes from before 2.2, which added it.
+_PROCESS_CPU_SINCE = 3
 #: The `os` column's platform string (Python's `platform.platform()`) of a system CodeCarbon reads no RAPL on.
 _OFF_LINUX = re.compile(r"^\s*(Windows|macOS|Darwin)\b", re.I)
 RAM_ESTIMATE = "RAM energy is CodeCarbon's model of the memory size (3 W per 8 GB), not a measurement"
@@ -486,6 +492,8 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
         unsampled = not no_gpu and values.get("gpu_power") == 0
         over = impossible_watts(values.get("gpu_power"), count)
         cpu_scope = _CPU_SCOPE.get(mode)
+        if mode == "process" and _major(cell.get("codecarbon_version")) < _PROCESS_CPU_SINCE:
+            cpu_scope = _CPU_SCOPE["machine"]  # its process mode left the CPU whole
         if cpu_scope == "cpu-codecarbon" and _OFF_LINUX.match(cell.get("os") or ""):
             cpu_scope = "cpu-codecarbon-off-linux"
         for col, kind in (("gpu_power", "gpu"), ("gpu_energy", "gpu"), ("cpu_power", "cpu"), ("cpu_energy", "cpu")):
@@ -597,6 +605,13 @@ def _number(raw: str) -> float | None:
     except (TypeError, ValueError):
         return None
     return v
+
+
+def _major(version: str | None) -> int:
+    """The major number of a row's `codecarbon_version` (`2.3.1` -> 2); 0 for a row without one, which
+    comes from before 2.2 (`_PROCESS_CPU_SINCE`)."""
+    m = re.match(r"\s*v?(\d+)\.", version or "")
+    return int(m[1]) if m else 0
 
 
 def _version(rows: list[list[str]], header: list[str]) -> str | None:

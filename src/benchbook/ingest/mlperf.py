@@ -74,7 +74,7 @@ METRICS = {
     "e2el": "ms: sample latency (printed in ns)",
     "ttft": "ms: first-token latency (printed in ns)",
     "tpot": "ms: time per output token (printed in ns)",
-    "completed": "req: queries completed, one sample each (Server, SingleStream; the detail log's result_query_count)",
+    "completed": "req: queries completed, one sample each (Server, SingleStream; the detail log's result_query_count), or the samples of the one Offline query",
     "failed": "req: samples that failed (the endpoints report's Total samples failed)",
     "duration": "s: the run's duration (the endpoints report)",
 }
@@ -122,7 +122,12 @@ NS_NOTE = "LoadGen printed ns; converted to ms"
 #: LoadGen's early-stopping note names the queries of the run (`* Processed 100 queries.`): the count its
 #: detail log writes as `result_query_count` beside the same note, so in the Server and SingleStream
 #: scenarios (one sample a query) the requests completed; a MultiStream query holds several samples.
-PROCESSED_RE = re.compile(r"^\*\s*Processed (?P<n>\d+) queries\.?$")
+#: Where the run met its early-stopping minimum, the note names the minimum and then the queries it issued in
+#: parentheses (`* Processed at least 64 queries (129272).`: results.cc writes `" * Processed at least " +
+#: std::to_string(h_min + 1) + " queries (" + std::to_string(queries_issued) + ")."`): the count is the latter.
+PROCESSED_RE = re.compile(
+    r"^\*\s*Processed (?:(?P<n>\d+) queries|at least (?P<least>\d+) queries \((?P<issued>\d+)\))\.?$"
+)
 PROCESSED_NOTE = "queries the early-stopping note counts (one sample each; the detail log's result_query_count)"
 #: The latency limits LoadGen prints under Test Parameters Used, and the setting each fills.
 LIMITS = {
@@ -240,6 +245,7 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
     records, rejects, results = [], [], []
     cells = 0
     note = False  # the last line was one of LoadGen's `*` notes or its continuation
+    per_query_line = None  # the line of `samples_per_query`, under Test Parameters Used
     margin = _indent(lines[head])
     for j in range(head, stop):
         raw = HTML_TAG_RE.sub("", lines[j])
@@ -264,6 +270,8 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
             m = ROW_RE.match(s)
             if m and m["label"] in ("target_qps", "samples_per_query"):
                 settings[m["label"]] = float(m["value"])
+                if m["label"] == "samples_per_query":
+                    per_query_line = ln
             elif m and m["label"] in LIMITS and float(m["value"]) > 0:  # 0: the scenario has no such limit
                 settings[LIMITS[m["label"]]] = float(m["value"]) / 1e6
             elif e := ERRORS_RE.match(s):
@@ -294,11 +302,15 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
                 q = PROCESSED_RE.match(s)
                 if q and settings["scenario"] in ("Server", "SingleStream"):
                     cells += 1
+                    if q["least"]:  # the early-stopping minimum, a threshold, not a count of the run
+                        cells += 1
+                        rejects.append((ln, s, f"early-stopping minimum ({q['least']}), not a tidy measurement"))
                     if any(r["metric"] == "completed" for r in records):
                         rejects.append((ln, s, "the query count another early-stopping note states"))
                     else:
+                        n = q["n"] or q["issued"]
                         records.append(
-                            dict(line=ln, metric="completed", statistic="value", value=float(q["n"]), unit="req")
+                            dict(line=ln, metric="completed", statistic="value", value=float(n), unit="req")
                             | {"note": PROCESSED_NOTE}
                         )
                     continue
@@ -344,6 +356,12 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
             rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
             rejects.append((ln, s, "a LoadGen line this parser has no tidy name for"))
+    if settings["scenario"] == "Offline" and per_query_line and (one := _offline_query(settings, records)):
+        cells += 1  # the samples_per_query line, read as the requests completed
+        records.append(
+            dict(line=per_query_line, metric="completed", statistic="value", value=one, unit="req")
+            | {"note": OFFLINE_NOTE}
+        )
     printed = {(r["metric"], r["statistic"]) for r in records}
     for r in results:  # the result line, kept only where no Additional Stats row of this copy prints it again
         if (r["metric"], r["statistic"]) in printed:
@@ -365,6 +383,26 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
         messages.append(f"{source}: LoadGen marked the run {settings['result']} ({settings['checks']})")
     records = [{**settings, **r} for r in records]
     return records, rejects, messages, cells
+
+
+#: LoadGen's Offline scenario sends one query holding every sample at t=0 and writes the summary once all have
+#: completed; its `Samples per second` is `sample_count / pr.max_latency` (loadgen/results.cc), the samples
+#: over the last one's completion. Where `samples_per_query` over the max latency gives that rate, it is the
+#: samples completed; a summary whose Test Parameters print another count than the query held (LoadGen 4+:
+#: "Check the generated_samples_per_query line in the detailed log") does not meet it, and states none.
+OFFLINE_NOTE = "the samples of LoadGen's one Offline query (samples_per_query), all completed before the summary"
+
+
+def _offline_query(settings: dict, records: list[dict]) -> float | None:
+    """The requests an Offline summary completed: `samples_per_query`, where its `Samples per second`
+    is that count over its max latency, as LoadGen computes it (`OFFLINE_NOTE`), within 1 % (the
+    rate is printed to 6 digits); None where the numbers do not meet (a copy edited, or cut short)."""
+    n = settings.get("samples_per_query")
+    rate = [r["value"] for r in records if r["metric"] == "request_throughput" and r.get("note") is None]
+    last = [r["value"] for r in records if r["metric"] == "e2el" and r["statistic"] == "max"]
+    if not n or len(rate) != 1 or len(last) != 1 or not rate[0] or not last[0]:
+        return None
+    return n if abs(n / (last[0] / 1e3) / rate[0] - 1) < 0.01 else None
 
 
 def _indent(line: str) -> int:
