@@ -1203,8 +1203,7 @@ def compared_spans(r: pd.DataFrame) -> list[tuple[int, int]]:
     compared, which one printed the results unsaid, so no one count is the runs'. Empty where none is."""
     if "spans_compared" not in r:
         return []
-    pairs = {tuple(int(x) for x in p.split("@")) for v in r["spans_compared"].dropna() for p in str(v).split("; ")}
-    return sorted(pairs, key=lambda p: p[1])
+    return sorted({p for v in r["spans_compared"].dropna() for p in v}, key=lambda p: p[1])
 
 
 def spans_said(pk, r: pd.DataFrame, instances: tuple[int, int] = (1, 1)) -> dict:
@@ -1824,8 +1823,8 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
             untied[mine] = ~sized & sized.any()  # its own launch states none where another's does
             continue
         add, unsaid = [], context.alternatives(whole, lines, results)  # servers compared, which ran unsaid
-        if unsaid:
-            compared[mine] = "; ".join(f"{context.launch_devices(whole, c)}@{c}" for c in sorted(unsaid))
+        for i in r.index[mine] if unsaid else []:
+            compared.at[i] = tuple((context.launch_devices(whole, c), c) for c in sorted(unsaid))
         for key in PARALLEL_SIZES:
             facts = [
                 f
