@@ -38,3 +38,11 @@ def test_an_unprinted_backend_at_ngl_0_is_not_called_a_gpu_build(tmp_path):
 def test_a_printed_gpu_backend_at_ngl_0_still_is(tmp_path):
     p = _points(tmp_path, BENCH, "llama-bench", "b.md").iloc[0]
     assert p["no_share"] == "offloaded" and pd.isna(p["share"])
+
+
+def test_a_gpu_backend_that_found_no_device_is_no_gpu_build(tmp_path):
+    # ggml-cuda's `failed to initialize CUDA` (CUDA_VISIBLE_DEVICES= hid every GPU): the backend registers no
+    # device, so nothing ran on a GPU whatever the backend column prints (ik_llama.cpp discussion #459)
+    hidden = "ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected\n\n" + BENCH
+    p = _points(tmp_path, hidden, "llama-bench", "h.md").iloc[0]
+    assert p["no_share"] != "offloaded"

@@ -634,6 +634,20 @@ def setting_pairs(extra: str) -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in SETTING_SEP.split(extra) if "=" in kv)
 
 
+def experts_reduced(row) -> tuple[int, float] | None:
+    """(Kmin, t) of a row run with ik_llama.cpp's smart expert reduction (`-ser Kmin,t`, its `ser` column):
+    each token takes its top Kmin experts and those of the model's routed ones whose router probability
+    exceeds t x the top one's (ikawrakow/ik_llama.cpp#239), so with t > 0 it may read fewer experts than the
+    model routes and fewer bytes than its active parameters. None where the row ran without it (t = 0)."""
+    extra = row.get("extra_settings")
+    m = (
+        re.fullmatch(r"\s*(\d+)\s*,\s*([\d.]+)\s*", setting_pairs(extra).get("ser", ""))
+        if isinstance(extra, str)
+        else None
+    )
+    return (int(m.group(1)), float(m.group(2))) if m and float(m.group(2)) > 0 else None
+
+
 def settings_of(row) -> dict[str, str]:
     """One result's settings as printed: the `SETTINGS` columns, each name=value of extra_settings
     (a column the schema does not name: sm, nkvo...) and its test."""

@@ -242,7 +242,10 @@ def points(rows: pd.DataFrame, gpu: str = "", moe_override=None, bw: float = 0.0
         peak = pk.dense_tflops
         backend = r.get("backend")
         backend = backend if isinstance(backend, str) else ""  # an unprinted backend (NaN) names no GPU build
-        gpu_build = bool({b.strip().lower() for b in backend.split(",")} - {"cpu", "blas", ""})
+        # a GPU build whose backend found no device (`gpus_listed` 0: `failed to initialize CUDA`) runs on the CPU
+        listed = r.get("gpus_listed")
+        found = listed is None or pd.isna(listed) or int(listed) > 0
+        gpu_build = found and bool({b.strip().lower() for b in backend.split(",")} - {"cpu", "blas", ""})
         ngl = r.get("ngl")
         no_op_offload = "nopo=1" in str(r.get("extra_settings") or "")  # llama-bench -nopo 1 keeps them on the CPU
         if (

@@ -205,7 +205,28 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
     uncounted = [c for c in wide.columns if re.match(r"tpot_|output_throughput$|total_token_throughput$", str(c))]
     wide.loc[wide["uncounted"], uncounted] = np.nan
     _screen_mean_e2el(wide)
+    # a rate taken as the default (every request at once) that the run's own latencies rule out is no rate
+    wide["at_once_longest"] = at_once_longest(wide)
+    wide["at_once_refuted"] = wide["rate_assumed"] & (
+        _col(wide, "duration") > wide["at_once_longest"] * (1 + RUN_NOISE)
+    )
+    wide.loc[wide["at_once_refuted"], "request_rate"] = np.nan
+    wide.loc[wide["at_once_refuted"], "rate_assumed"] = False
     return wide.copy()  # one block per dtype: the columns added one by one fragment a wide (AIPerf) table
+
+
+def at_once_longest(r: pd.DataFrame) -> pd.Series:
+    """Per run with no concurrency cap and no failed request, the most its longest request can have lasted,
+    in seconds, from its mean and median E2EL: of n requests, at least ceil(n / 2) last the median or
+    longer, so the longest is at most n x mean less (ceil(n / 2) - 1) x median (less nothing where no
+    median is printed). Sent all at once, every request starts with the run, which then lasts as long as
+    its longest request: a duration beyond this bound (with RUN_NOISE for the client's own start and end)
+    rules all at once out. NaN where it cannot be judged: a cap (sending as fast as it allows is not all
+    at once), a failure (a failed request's time is in no mean), fewer than two requests."""
+    n = _col(r, "completed")
+    mean, median = _col(r, "e2el_mean") / 1000, _col(r, "e2el_median").fillna(0) / 1000
+    judged = (n >= 2) & _col(r, "failed").eq(0) & _col(r, "max_concurrency").isna()
+    return (n * mean - (np.ceil(n / 2) - 1) * median).where(judged)
 
 
 #: The tools' own measured mean requests in flight, in the order a run's value is taken: SGLang's
@@ -593,7 +614,7 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     # Little's law with, or prints one the measurement contradicts (`e2el_conflict`, set by `runs`)
     tool = measured_concurrency(out)
     # a run whose printed mean the measurement set aside takes the measurement, not an estimate of the mean
-    conflict = _col(out, "e2el_conflict").fillna(False).astype(bool)
+    conflict = _col(out, "e2el_conflict").fillna(0).astype(bool)  # a float column: 1.0, 0.0 or NaN
     measured = (out["in_flight"].isna() | conflict) & tool.notna()
     out["in_flight_measured"] = measured
     if measured.any():

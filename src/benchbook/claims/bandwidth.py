@@ -139,6 +139,8 @@ def fraction(p: pd.Series, claim_id: str) -> Claim:
         if _rpc_spanned(p)
         else None,
         "titled_line": _num(p.get("title_line")),  # the document title that sized the model
+        # `-ser Kmin,t` on an MoE row: fewer experts a token than the model routes, so fewer bytes than counted
+        "experts_reduced": list(bandwidth.experts_reduced(p) or ()) if p.get("architecture") == "moe" else [],
     }
     if p.get("rate_kind") == "lower bound":  # vLLM latency: output_len / latency, prefill included
         ev.update(rate_lower_bound=True, latency_s=_num(p.get("latency_s")), output_len=_num(p.get("output_len")))

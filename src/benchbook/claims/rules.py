@@ -46,7 +46,8 @@ def _missing_reason(keys, ev: dict | None = None) -> str:
     """What the input lacks, in words; where the runs are of several models (`models` in `ev`), the size
     (and the bytes per token it gives) is not missing: the roofline sizes one model only, said so; where
     the runs' model is a served name beside one checkpoint the file names (`checkpoint`: [name, line]),
-    that line is named, never "the input does not give the model's size"."""
+    that line is named, never "the input does not give the model's size"; so is a line that sizes some model
+    (`params_status` stated or unread, `analysis.serving.fact_said`) where no size is tied to the runs."""
     keys, tail = list(keys), ""
     if ((ev or {}).get("models") or 0) > 1 and "active_params_b" in keys:
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
@@ -55,6 +56,12 @@ def _missing_reason(keys, ev: dict | None = None) -> str:
         keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
         name, line = ev["checkpoint"]
         tail = reasons.say("missing_checkpoint", name=name, line=line)
+    elif (ev or {}).get("params_status") in ("stated", "unread") and "active_params_b" in keys:
+        # the file sizes a model somewhere (another tool's `params` column, a sentence): named, no absence
+        keys = [k for k in keys if k not in ("active_params_b", "bytes_per_token")]
+        tail = reasons.say(
+            "missing_size_untied", line=ev["params_line"], text=ev.get("params_words") or ev["params_text"]
+        )
     said = [reasons.say(f"missing_{k}") if reasons.has(f"missing_{k}") else k.replace("_", " ") for k in keys]
     given = reasons.say("missing_given", said=_names(said))
     return "; ".join(x for x in (given if keys else "", tail) if x)

@@ -260,6 +260,7 @@ def uncapped(apart: pd.DataFrame, curve: pd.DataFrame, first_order: int | None, 
     if len(apart):
         u = (burst if len(burst) else apart).iloc[0]
         ev.update(run=str(u["run"]), all_at_once=bool(len(burst)), rate=_f(u["request_rate"]))
+        ev["refuted"] = bool(u.get("at_once_refuted", False))  # no rate printed, and all at once ruled out
         if not len(burst) and not (u.get("max_concurrency_recorded", True) and u.get("request_rate_recorded", True)):
             ev["unrecorded"] = True  # its output does not record the cap or the rate: no all-at-once claim either way
             # which of the two is unknown: a rate its label states (GuideLLM's `asynchronous@0.85 req/sec`) is read

@@ -894,7 +894,8 @@ _HEADING_PART = re.compile(
 _CPU_PRODUCT = re.compile(
     r"\b(?:(?:Intel\s+)?(?:Core\s+)?i[3579]-\d{4,5}[A-Z]{0,2}|(?:Intel\s+)?Core\s+Ultra\s+\d\s+\d{3}[A-Z]{0,2}"
     r"|(?:AMD\s+)?Ryzen(?:\s+|-)(?:AI\s+)?(?:Threadripper\s+)?(?:PRO\s+)?(?:\d\s+(?:HX\s+)?)?\d{3,4}[A-Z0-9]{0,3}"
-    r"|(?:AMD\s+)?EPYC\s+\d{4}[A-Z]?|(?:Intel\s+)?Xeon\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?[A-Z]?\d{4,5}[A-Z]{0,2})\b"
+    r"|(?:AMD\s+)?(?i:epyc)\s+\d{4}[A-Z]?"
+    r"|(?:Intel\s+)?(?i:xeon)\s+(?:(?:Platinum|Gold|Silver|Bronze|w\d-)\s*)?(?:E[357]-)?[A-Z]?\d{4,5}[A-Z]{0,2}(?:\s+v\d)?)\b"
 )
 #: A single-board computer as its maker names it (`Radxa Dragon Q8B`, `Raspberry Pi 5`, `Orange Pi 5 Plus`,
 #: `Jetson Orin Nano`): in a heading, the machine the section ran on, the device of a run on its CPU and the
@@ -1296,6 +1297,18 @@ class _Reader:
         return self.add("device", raw, line, source, text)
 
 
+def _size_sign(r: _Reader, lines: list[str], at: int, cols: list[str], first: int) -> None:
+    """A tool's table that sizes its model in a `params` column (llama-bench's `34.66 B`): a sign of the
+    model's size on its first row, whichever model and run the row is of (the page that sizes a run from
+    elsewhere names this line rather than say the file gives no size)."""
+    if "params" not in cols or at + 2 >= len(lines):
+        return
+    cells = [c.strip() for c in lines[at + 2].strip().strip("|").split("|")]
+    if len(cells) == len(cols) and re.search(r"\d", size := cells[cols.index("params")]):
+        words = f"{size} of {cells[cols.index('model')]}" if "model" in cols else size
+        r.signs.append(Sign("params", at + 2 + first, lines[at + 2].strip()[:200], words=words))
+
+
 def _md_table_columns(row: str) -> list[str]:
     return [_norm(c) for c in row.strip().strip("|").split("|")]
 
@@ -1382,6 +1395,7 @@ def _read(lines: list[str], first: int) -> Context:
             cols = _md_table_columns(line)
             table_cols = cols if any(KEYS.get(c) in _TABLE_FACTS for c in cols) else []
             table_at = len(r.facts)
+            _size_sign(r, lines, i - first, cols, first)
         elif row and table_cols:
             cells = [c.strip() for c in row.group(1).split("|")]
             if len(cells) == len(table_cols) and not all(set(c) <= set(":- ") for c in cells):
@@ -2105,6 +2119,20 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
             and re.search(r"\d", m.group(2) if m.re is _COUNTED else m.group(1))
             and not (m.re is _COUNTED and (_FACTOR.search(m.group(2)) or _OFFERED.match(m.group(2).strip())))
         ):  # `5x faster`, `8x to 16x faster`, `8x and 16x gpus` name no part
+            # the count counts a CPU where its name starts with one (`2x Xeon E5-2697A v4`) or one ends with it (`xeon
+            # 2697A v4 x2`); `8xMI300X with 2x AMD EPYC 9374F` counts the GPU
+            name_at = (
+                (m.start(2) + len(m.group(2)) - len(m.group(2).lstrip()), m.end(2)) if m.re is _COUNTED else m.span(1)
+            )
+            ends = (lambda c: c.start() == name_at[0]) if m.re is _COUNTED else (lambda c: c.end() == name_at[1])
+            cpu = next((c for c in _CPU_PRODUCT.finditer(text) if ends(c)), None)
+            if cpu:  # a counted CPU is the machine's sockets, no device
+                r.add("cpu", cpu.group(0), i, source, line)
+                r.add("sockets", int(m.group(1) if m.re is _COUNTED else m.group(2)), i, source, line)
+                return
+            if _COMPARED.search(text[m.start() : m.end()]):  # `2x xeon Vs 2x P100`: two parts compared, no run's
+                r.signs.append(Sign("device", i, line.strip()[:200]))
+                return
             # a count of counts before it (`2 * 8 * h800`: two servers of eight) multiplies it
             outer = _OUTER_COUNT.search(text[: m.start()]) if m.re is _COUNTED else None
             raw = f"{int(outer.group(1)) * int(m.group(1))} x {m.group(2)}" if outer else m.group(0)

@@ -737,6 +737,11 @@ def _parse_markdown(lines: list[str], out: _Out, taken: set[int]) -> None:
         for flag, val in cmd.items():
             if flag in _FLAG_SETTINGS and val and "," not in val and not _unexpanded(val):
                 table_ctx.setdefault(_FLAG_SETTINGS[flag], val)
+        # the tensor-buffer overrides the command sets, where the table prints no `ot` column (ik_llama.cpp's
+        # llama-bench does not): they place the weights, so two commands' tables are two configurations
+        buffers = next((cmd[k] for k in ("ot", "override-tensor", "override-tensors") if cmd.get(k)), None)
+        if buffers and not _unexpanded(buffers):
+            table_ctx["tensor_buffers"] = buffers.replace(",", ";")
         model_file = cmd.get("m") or cmd.get("model")
         if model_file and "," not in model_file and not _unexpanded(model_file):
             table_ctx["model_file"] = re.split(r"[\\/]", model_file)[-1]
@@ -868,6 +873,8 @@ def _md_row(
     base = _base(**tctx)
     # columns the schema does not name (a fork's `mla`, `fmoe`, ...) still tell runs apart
     extra = [f"{col}={val}" for col, val in row.items() if col and col not in _MD_COLUMNS]
+    if tctx.get("tensor_buffers") and "ot" not in row:
+        extra.append(f"ot={tctx['tensor_buffers']}")
     if tctx.get("env"):
         extra.append(f"env {tctx['env']}")
     base["extra_settings"] = ", ".join(extra) or None

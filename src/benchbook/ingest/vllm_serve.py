@@ -155,7 +155,7 @@ LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s*$")
 #: the tool's, the words, which hold no digit, are the writer's and are not read.
 NOTED_LINE_RE = re.compile(r"^(?P<label>[^:]+?):\s+(?P<value>\S+)\s{2,}(?P<note>[^\d\s][^\d]*)$")
 STAT_RE = re.compile(
-    r"^(?P<stat>Mean|Median|Std|P(?P<p>\d+(?:\.\d+)?))\s+(?P<name>TTFT|TPOT|ITL|E2EL|Client Queue Time|"
+    r"^(?P<stat>Mean|Median|Std|P(?P<p>\d+(?:\.\d+)?))\s+(?P<name>TTFT|TPOT|ITL|E2EL|Latency|Client Queue Time|"
     r"E2EL incl\. Client Queue)\s+\(ms\)$"
 )
 POS_RE = re.compile(r"^Position (\d+)$")
@@ -169,6 +169,9 @@ STAT_NAMES = {
     "TPOT": "tpot",
     "ITL": "itl",
     "E2EL": "e2el",
+    # a `Latencies` section's `Mean Latency (ms)` (a derived layout of the same script): each request's
+    # latency from its send to its last byte (`output.latency`), the quantity vLLM calls E2EL
+    "Latency": "e2el",
     "Client Queue Time": "client_queue_time",
     "E2EL incl. Client Queue": "e2el_including_client_queue",
 }
@@ -201,6 +204,15 @@ LABELS: dict[str, tuple[str, str, str, str | None] | None] = {
     "Max probe E2EL (ms)": ("probe_e2el", "max", "ms", None),
     "Maximum request concurrency": None,
     "Request rate configured (RPS)": None,
+    "Total requests": None,
+}
+
+#: The settings a result block echoes (the `None` rows of LABELS): a derived layout's `Total requests` is
+#: the prompts it sent, each counted as successful or failed.
+SETTING_LABELS = {
+    "Maximum request concurrency": "max_concurrency",
+    "Request rate configured (RPS)": "request_rate",
+    "Total requests": "num_prompts",
 }
 
 #: JSON keys: key -> (metric, statistic, unit).
@@ -884,11 +896,7 @@ def _parse_block(lines, start, close, prefix, source, records, rejects, settings
         label, value_text = m.group("label").strip(), m.group("value")
         line_no = j + 1
         if label in LABELS and LABELS[label] is None:
-            v = _num(value_text, source, line_no, label)
-            if label.startswith("Maximum"):
-                settings["max_concurrency"] = v
-            else:
-                settings["request_rate"] = v
+            settings[SETTING_LABELS[label]] = _num(value_text, source, line_no, label)
             continue
         cells += 1
         value = _num(value_text, source, line_no, label)

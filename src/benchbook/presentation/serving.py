@@ -460,7 +460,8 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
     mlperf = assumed & r["scenario"].notna() if "scenario" in r else assumed & False
     lines = r.loc[mlperf, "parameters_line"].dropna() if "parameters_line" in r else pd.Series(dtype=float)
     n = int((assumed & ~mlperf).sum())
-    unknown = r[r["request_rate"].isna()] if "request_rate" in r else r.iloc[0:0]
+    refuted = r[r["at_once_refuted"].eq(True)] if "at_once_refuted" in r else r.iloc[0:0]
+    unknown = r[r["request_rate"].isna() & ~r.index.isin(refuted.index)] if "request_rate" in r else r.iloc[0:0]
     tools = unknown["tool"] if "tool" in unknown else pd.Series("", index=unknown.index)
     scripts = unknown["load_script"] if "load_script" in unknown else pd.Series(None, index=unknown.index)
     formats = sorted(  # a run a script ran (`analysis.serving.unstated_loads`): that script, which sets its own load
@@ -491,8 +492,19 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
         cap = w.get("max_concurrency")
         ex.update(un_run=str(w["run"]), un_done=float(w["request_throughput"]), un_rate=float(w["request_rate"]))
         ex.update(un_cap=float(cap) if pd.notna(cap) else None)
+    if len(refuted):
+        w = refuted.iloc[0]
+        ex.update(
+            at_run=str(w["run"]),
+            at_n=float(w["completed"]),
+            at_mean=float(w["e2el_mean"]) / 1000,
+            at_median=float(w["e2el_median"]) / 1000 if pd.notna(w["e2el_median"]) else None,
+            at_longest=float(w["at_once_longest"]),
+            at_duration=float(w["duration"]),
+        )
     return _say(
         "rate_note",
+        refuted=len(refuted),
         exceeded=len(over),
         unmet=len(short),
         **ex,
@@ -508,7 +520,7 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
         assumed=n,
         unknown=len(unknown),
         formats=formats,
-        **(_untied_rate(rate_said, r) if n else {}),
+        **(_untied_rate(rate_said, r) if n or len(refuted) else {}),
     )
 
 
@@ -709,7 +721,7 @@ def _littles_note(lit: pd.DataFrame) -> str:
     """Where each run's mean E2EL comes from (printed, the per-request latencies, estimated, or the
     tool's measured concurrency instead), naming the runs whose output prints none, never the whole
     input at once; first the runs whose printed mean E2EL the tool's measurement set aside."""
-    conflict = lit["e2el_conflict"].fillna(False).astype(bool) if "e2el_conflict" in lit else None
+    conflict = lit["e2el_conflict"].astype(float).fillna(0).astype(bool) if "e2el_conflict" in lit else None
     if conflict is not None and conflict.any():
         bad = lit[conflict]
         runs = [

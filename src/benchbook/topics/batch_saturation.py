@@ -101,6 +101,8 @@ def analyse(p: dict) -> Result:
         size = batch.model_size(one, printed)
         if size[0]:
             sizes[one], unnamed = size, {"": size[0]}
+    # where no size is tied to the runs, a line that sizes some model (the absence rule) is named, not denied
+    size_said = serving.fact_said(p["source"], "params", "params") if not ref_params[0] else {}
     hf_files = [f for f in p["source"] if "hf-batch-sweep" in ingest.detect(ingest._load_text(f))]
     rep = checks.reproduce(hf_files[0]) if hf_files else pd.DataFrame(columns=["agrees"])
     ref = batch.rows_of(sw, key)
@@ -111,7 +113,7 @@ def analyse(p: dict) -> Result:
         batch_claims.knees_elsewhere(knees),
         batch_claims.bound("small", reg.get("small"), pk, p["bound_threshold"], said),
         batch_claims.bound("large", reg.get("large"), pk, p["bound_threshold"], said),
-        batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1], said),
+        batch_claims.bandwidth(reg.get("small"), pk, ref_params[0], ref_params[1], {**said, **size_said}),
         batch_claims.compute(reg.get("large"), pk, said),
         batch_claims.dtypes(pair, batch.rounding_noise(*pair) if pair else 0.0),
         batch_claims.latency_flat(flat, ref.iloc[len(flat) :]),
