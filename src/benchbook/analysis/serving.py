@@ -534,7 +534,7 @@ REQUESTS_TOLERANCE = 0.10
 
 
 #: Printed figures a page names with the line they are on (`runs` adds `<metric>_line`).
-LINED = ("peak_concurrent_requests",)
+LINED = ("peak_concurrent_requests", "peak_output_throughput")
 
 
 def peak_in_flight(r: pd.DataFrame) -> pd.DataFrame:
@@ -554,6 +554,49 @@ def peak_in_flight(r: pd.DataFrame) -> pd.DataFrame:
     line = have["peak_concurrent_requests_line"] if "peak_concurrent_requests_line" in have else np.nan
     return pd.DataFrame(
         {"run": have["run"].astype(str), "peak": peak, "cap": cap, "line": line, "over": peak.gt(cap) & cap.notna()}
+    ).reset_index(drop=True)
+
+
+#: Tokens per streamed chunk (mean ITL over mean TPOT) above which a run's chunks carry several tokens each.
+SEVERAL_TOKENS = 1.5
+
+
+def peak_output_below_mean(r: pd.DataFrame) -> pd.DataFrame:
+    """vLLM bench serve's runs whose printed `Peak output token throughput` (`max_output_tokens_per_s`) is
+    below the least a count of their own output tokens over 1-second buckets could reach: the tool makes
+    ceil(span) + 1 buckets over the run and takes the fullest, so counting every output token it could be
+    no less than total output tokens / (ceil(duration) + 1). It counts instead one per token timestamp it
+    holds (the first token's, then one per ITL gap), and vLLM's client keeps one ITL gap per streamed
+    chunk whatever the tokens the chunk carries: where chunks carry several tokens (speculative decoding, a
+    stream interval) the peak counts chunks per second, not tokens, and is never a token rate. SGLang's
+    bench_serving splits each chunk's gap over its tokens, so its peak counts tokens and is not read here.
+    Columns: run, peak, mean (output tok/s), line (of the peak), per_chunk (mean ITL / mean TPOT where both
+    are printed, NaN otherwise), per_step (the acceptance length where the output prints one above 1), cut
+    (the copy ends before the run's block does: `copy_ends`, set by `load`)."""
+    cols = ["run", "peak", "mean", "line", "per_chunk", "per_step", "cut"]
+    need = {"peak_output_throughput", "output_throughput", "total_generated_tokens", "duration"}
+    if not need <= set(r.columns):
+        return pd.DataFrame(columns=cols)
+    vllm = r["tool"].eq("vllm-bench-serve") if "tool" in r else pd.Series(True, index=r.index)
+    peak = r["peak_output_throughput"].astype(float)
+    dur = r["duration"].astype(float)
+    least = r["total_generated_tokens"].astype(float) / (np.ceil(dur.where(dur > 0)) + 1)
+    low = r[vllm & peak.notna() & (peak > 0) & (peak < least)]
+    if low.empty:
+        return pd.DataFrame(columns=cols)
+    chunk = _col(low, "itl_mean") / _col(low, "tpot_mean").where(_col(low, "tpot_mean") > 0)
+    _, per_step = tokens_per_step(low)
+    line = low["peak_output_throughput_line"] if "peak_output_throughput_line" in low else np.nan
+    return pd.DataFrame(
+        {
+            "run": low["run"].astype(str),
+            "peak": low["peak_output_throughput"].astype(float),
+            "mean": low["output_throughput"].astype(float),
+            "line": line,
+            "per_chunk": chunk,
+            "per_step": per_step.where(per_step > 1),
+            "cut": low["copy_ends"].notna() if "copy_ends" in low else False,
+        }
     ).reset_index(drop=True)
 
 

@@ -316,12 +316,29 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     # a mean ITL far over the mean TPOT whose medians are not: a few long gaps, not chunks of several tokens
     gaps = bunched[serving.gapped(bunched, TPOT_OVER_ITL)] if len(bunched) else bunched
     bunched = bunched.drop(index=gaps.index)
+    # a printed peak of output tokens per second below the run's own mean: the tool's peak counts streamed
+    # chunks (one per token timestamp), so chunks of several tokens make it a peak of chunks, not of tokens
+    low = serving.peak_output_below_mean(r)
     ev = dict(
-        count=len(far) + len(one) + len(burst) + len(bunched) + len(gaps),
-        n=len(ok),
+        count=len(far) + len(one) + len(burst) + len(bunched) + len(gaps) + len(low),
+        # a run flagged for its peak is checked though it prints no TPOT and ITL to compare (a copy cut first)
+        n=len(ok) + int((~low["run"].isin(ok["run"].astype(str))).sum()) if len(low) else len(ok),
         factor=TPOT_OVER_ITL,
         unstreamed=len(one),
     )
+    ev["peak_low"] = len(low)
+    if len(low):
+        p = low.iloc[0]
+        ev.update(
+            peak_run=str(p["run"]),
+            peak_value=_f(p["peak"]),
+            peak_mean=_f(p["mean"]),
+            peak_line=int(p["line"]) if pd.notna(p["line"]) else None,
+            peak_per_chunk=_f(p["per_chunk"]),
+            peak_several=bool(pd.notna(p["per_chunk"]) and p["per_chunk"] > serving.SEVERAL_TOKENS),
+            peak_per_step=_f(p["per_step"]) if pd.notna(p["per_step"]) else None,
+            peak_cut=bool(p["cut"]),
+        )
     ev["bunched"] = len(bunched)
     ev["gapped"] = len(gaps)
     if len(gaps):
@@ -369,7 +386,9 @@ def tpot_itl(r: pd.DataFrame) -> Claim:
     rule = (
         f"mean TPOT above {TPOT_OVER_ITL}x mean ITL in a streamed run; or not streamed: mean ITL at most "
         f"{serving.UNSTREAMED_ITL_MS:g} ms with mean TTFT at least {serving.UNSTREAMED_TTFT_SHARE:.0%} of mean E2EL; "
-        f"or sent in bursts: median ITL at most {serving.UNSTREAMED_ITL_MS:g} ms, mean above twice that"
+        f"or sent in bursts: median ITL at most {serving.UNSTREAMED_ITL_MS:g} ms, mean above twice that; "
+        "or vLLM's printed Peak output token throughput below its output tokens / (ceil(duration) + 1), the least a "
+        "per-second count of them could reach (the tool counts one per streamed chunk)"
     )
     return make("tpot_itl", "anomaly", rule, ev)
 

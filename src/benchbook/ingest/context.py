@@ -1339,7 +1339,7 @@ def read(lines: Sequence[str]) -> Context:
         head = _read(lines[:EDGE], 1)
         tail = _read(lines[n - EDGE :], n - EDGE + 1)
         order = {s: k for k, s in enumerate(SOURCES)}
-        kept, worded = _worded_last(head.facts + tail.facts)
+        kept, worded = _worded_last(_calls_last(head.facts + tail.facts))
         facts = sorted(kept, key=lambda f: (order[f.source], f.line))
         return Context(
             tuple(facts),
@@ -1460,7 +1460,7 @@ def _read(lines: list[str], first: int) -> Context:
     if first == 1:
         _read_json_document(r, lines)
     order = {s: k for k, s in enumerate(SOURCES)}
-    kept, worded = _worded_last(r.facts)
+    kept, worded = _worded_last(_calls_last(r.facts))
     facts = sorted(kept, key=lambda f: (order[f.source], f.line))
     read_lines = {(f.name, f.line) for f in facts}
     signs = tuple(dict.fromkeys(s for s in (*r.signs, *worded) if (s.name, s.line) not in read_lines))
@@ -1546,6 +1546,38 @@ def _read_cpu_only(r: _Reader, lines: list[str], first: int) -> None:
 _BESIDE = {"heading", "sockets", "runs", "split"}
 #: Signs kept on a line whatever other facts it gave: a sentence states one setting and speaks of another.
 _ALONGSIDE = ("prompts",)
+
+
+#: A model given as a keyword argument of a call in code (`llm = LLM(model="meta-llama/Llama-3.1-8B-Instruct",
+#: max_num_batched_tokens=16384)`, `SamplingParams(...)` beside it): an identifier, its opening bracket, then the
+#: argument, with no space before the bracket (a heading's `(batch_size=1)` or a sentence's bracket is no call).
+_CALL_MODEL = re.compile(r"[A-Za-z_][\w.]*\((?:[^()]*,)?\s*(?:model|model_name|model_id|model_path)\s*=")
+
+
+def _calls_last(facts: list[Fact]) -> list[Fact]:
+    """`facts` without the models a code call's keyword argument names (`LLM(model=X)`, `_CALL_MODEL`) where
+    the tool's command in the file names another model (`benchmark_throughput.py --model Y`): the command is
+    what ran, and the call is code the text shows for another purpose (how to set an engine argument), so
+    its model is no statement about the run. A file whose only model is in a call (a script of its own that
+    ran it), whose command names the same model, or whose command leaves it to a variable (`--model ${model}`
+    above GuideLLM's `Backend(type=..., model=X)` report line), keeps it."""
+    commanded = {
+        str(f.value).lower()
+        for f in facts
+        if f.name == "model" and f.source == "command" and not placeholder(f.value)  # `--model ${model}`: none
+    }
+    if not commanded:
+        return list(facts)
+    return [
+        f
+        for f in facts
+        if not (
+            f.name == "model"
+            and f.source != "command"
+            and _CALL_MODEL.search(f.text)
+            and str(f.value).lower() not in commanded
+        )
+    ]
 
 
 def _worded_last(facts: list[Fact]) -> tuple[list[Fact], tuple[Sign, ...]]:
