@@ -258,7 +258,8 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="optimum-benchmark energy report (benchmark_report.json / benchmark.json: kWh per phase, "
-        "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log)",
+        "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log, or as it saves it in "
+        "text and markdown, benchmark_report.txt / .md)",
         command="optimum-benchmark with energy tracking (energy_star scenario), e.g. optimum-benchmark --config-name ...",
         metrics={m: energy.METRICS[m] for m in ("energy", "tokens_per_joule", "requests_per_joule")},
         refuses=refuses,
