@@ -633,6 +633,9 @@ _COUNT_ONLY = re.compile(
 _PER_PART = re.compile(r"[1-9]\d{0,3}\s*(?:per|/)\s*(?:rank|node|host|server|machine|worker|pod)s?", re.I)
 #: A memory size alone (`GPU: ~50GB`, memory per process): no part's name.
 _MEMORY_ONLY = re.compile(r"[~≈<>]?\s*\d+(?:\.\d+)?\s*[GMT]i?B", re.I)
+#: A measured quantity, a number and its unit, bracketed or not (`0.000041 (kWh)`, `250 W`, `12.5 %`): what a
+#: device used or read (optimum-benchmark's `+ gpu: 0.000041 (kWh)`), not a device's name.
+_QUANTITY_ONLY = re.compile(r"-?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?\s*\(?\s*(?:k?Wh|[kMG]?J|k?W|%|s|ms)\s*\)?", re.I)
 #: Counts offered or ranged (`8x and 16x gpus`, `8x to 16x ...`): no one count is the run's.
 _OFFERED = re.compile(r"(?:and|or|to)\s+\d", re.I)
 #: A comparison after a count (`8x to 16x faster`, `2x more`): the count is a factor, not parts.
@@ -1219,10 +1222,13 @@ class _Reader:
             v = v if v is not None and v > 0 else None  # a negative or zero rate stands for "none set"
             return self.add(name, v, line, source, text, unit="req/s")
         if name in ("device", "cpu") and (
-            isinstance(raw, (int, float)) or _as_float(raw) is not None or _MEMORY_ONLY.fullmatch(str(raw).strip())
+            isinstance(raw, (int, float))
+            or _as_float(raw) is not None
+            or _MEMORY_ONLY.fullmatch(str(raw).strip())
+            or _QUANTITY_ONLY.fullmatch(str(raw).strip())
         ):
-            # a number under a device key (optimum-benchmark's energy per device) or a memory size (`CPU: ~10GB`,
-            # what a process takes) names none
+            # a number under a device key (optimum-benchmark's energy per device, bare or with its unit), or a memory
+            # size (`CPU: ~10GB`, what a process takes) names none
             return False
         if name == "device":
             return self.device(str(raw), line, source, text)

@@ -1,6 +1,7 @@
 """optimum-benchmark energy reports: `benchmark_report.json` (the report alone) or `benchmark.json`
 (`{"config": ..., "report": ...}`), as its energy_star scenario writes them; and the same report as
-its console log prints it (`optimum_benchmark_log`).
+its console log prints it, or as it saves it in text and markdown beside the JSON
+(`benchmark_report.txt`, `benchmark_report.md`; `optimum_benchmark_log`).
 
 The report has one object per phase (`load_dataset`, `preprocess_dataset`, `load_model`, `prefill`,
 `decode`, ...), each with `energy` (kWh, from CodeCarbon: `gpu`, `cpu`, `ram` and their `total`)
@@ -39,6 +40,8 @@ def _is_phase(v) -> bool:
 def sniff(text: str | Lines) -> bool:
     if optimum_benchmark_log.is_log(text):
         return True
+    if optimum_benchmark_log.saved_form(text):  # a markdown one with no energy table is refused (`refuses`)
+        return _markdown_report(split_n(text)) is None
     start = head(text, 20000)
     if '"optimum_benchmark_version"' in start:  # the config's environment names the tool, whatever the scenario
         return True
@@ -49,6 +52,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
     if not first_char(text) == "{" and optimum_benchmark_log.is_log(text):
         records, rejects, cells, messages = optimum_benchmark_log.parse(text, source)
         return energy.finish(TOOL, source, records, rejects, messages, cells, "optimum-benchmark console log")
+    if not first_char(text) == "{" and (form := optimum_benchmark_log.saved_form(text)):
+        records, rejects, cells, messages = optimum_benchmark_log.parse(text, source)
+        saved = "benchmark_report.txt" if form == "text" else "benchmark_report.md"
+        return energy.finish(TOOL, source, records, rejects, messages, cells, f"optimum-benchmark report ({saved})")
     body = whole(text)
     try:
         obj = json.loads(body)
@@ -251,7 +258,8 @@ TOOL = register(
         sniff=sniff,
         parse=parse,
         description="optimum-benchmark energy report (benchmark_report.json / benchmark.json: kWh per phase, "
-        "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log)",
+        "GPU, CPU, RAM and total; or the same report in its console log, benchmark.log, or as it saves it in "
+        "text and markdown, benchmark_report.txt / .md)",
         command="optimum-benchmark with energy tracking (energy_star scenario), e.g. optimum-benchmark --config-name ...",
         metrics={m: energy.METRICS[m] for m in ("energy", "tokens_per_joule", "requests_per_joule")},
         refuses=refuses,

@@ -11,6 +11,13 @@ name before them when the run is isolated):
     [report][INFO] - \t\t+ gpu: 0.074682 (kWh)  energy: cpu, gpu, ram, total, `{:f}` (six decimals)
     [report][INFO] - \t\t+ efficiency: 12235.492042 (samples/kWh)
 
+The same report saved beside the log (`cli.py`: `benchmark_report.save_text("benchmark_report.txt")`,
+`save_markdown("benchmark_report.md")`) is read the same way: the text file is `to_plain_text()` with
+no logger prefix (the lines above without `[report][INFO] - `), the markdown one is
+`to_markdown_text()`, a `# target:` heading, a `## measurement:` heading and each tracker's
+`| metric | value | unit |` table (`| gpu | 0.074682 | kWh |`), which is the plain line
+`\t\t+ gpu: 0.074682 (kWh)` in a table's cells.
+
 A report without an energy section (a run with energy tracking off: memory, latency and throughput
 only) is refused in one sentence naming its first line, and an invocation before it that stopped in a
 traceback (`Received traceback from isolated process`; the log is appended to by each invocation) is
@@ -41,6 +48,12 @@ _FAILED = re.compile(r"\[process\]\[ERROR\] - \t\+ Received traceback from isola
 _MESSAGE = re.compile(r"\[report\]\[INFO\] - (.*)$")
 _TARGET = re.compile(r"^\+ (\w+):\s*$")
 _SECTION = re.compile(r"^\t\+ (\w+):\s*$")
+#: The measurements a target holds (`TargetMeasurements.to_plain_text`, in this order).
+_MEASUREMENTS = ("memory", "latency", "throughput", "energy", "efficiency")
+#: The saved report's markdown: a target heading, a measurement heading, a tracker table's row.
+_MD_TARGET = re.compile(r"^# (\w+):\s*$")
+_MD_SECTION = re.compile(r"^## (\w+):\s*$")
+_MD_ROW = re.compile(r"^\|\s*(\w+)\s*\|\s*(-?[\d.]+(?:e[+-]?\d+)?)\s*\|\s*([^|]*?)\s*\|\s*$")
 _VALUE = re.compile(r"^\t\t\+ (\w+): (-?[\d.]+(?:e[+-]?\d+)?)(?: \(([^)]*)\))?\s*$")
 
 SCOPES = {"gpu": "gpu", "cpu": "cpu", "ram": "ram", "total": "gpu+cpu+ram"}
@@ -61,6 +74,45 @@ PRINTED = "printed in kWh with six decimals; converted to J"
 
 def is_log(text: str | Lines) -> bool:
     return search(REPORT_LINE, text)
+
+
+def saved_form(text: str | Lines) -> str | None:
+    """ "text" or "markdown" where the file is the report as the tool saves it beside its log
+    (`benchmark_report.txt` / `.md`), else None: a target heading whose next heading is one of a
+    target's measurements (`+ prefill:` then `\t+ energy:`; `# prefill:` then `## energy:`)."""
+    lines = [s.rstrip("\r") for s in split_n(text)]
+    heads = [s for s in lines if s.strip()]
+    for a, b in zip(heads, heads[1:], strict=False):
+        if _TARGET.match(a) and (m := _SECTION.match(b)) and m[1] in _MEASUREMENTS:
+            return "text"
+        if _MD_TARGET.match(a) and (m := _MD_SECTION.match(b)) and m[1] in _MEASUREMENTS:
+            return "markdown"
+    return None
+
+
+def _messages(text: str | Lines) -> list[tuple[int, str, str]]:
+    """(line, the line without colour codes, the report's message or "") of each line: the logged
+    message of the `report` logger; in a saved report, the line itself (text) or its plain-text
+    form (markdown: `# t:` is `+ t:`, `## m:` is `\t+ m:`, a table row `| k | v | u |` is
+    `\t\t+ k: v (u)`, a unit of `-` none)."""
+    form = None if is_log(text) else saved_form(text)
+    out = []
+    for n, raw in enumerate(split_n(whole(text)), start=1):
+        plain = _ANSI.sub("", raw).rstrip("\r")
+        msg = ""
+        if form is None:
+            m = _MESSAGE.search(plain)
+            msg = m[1] if m else ""
+        elif form == "text":
+            msg = plain
+        elif t := _MD_TARGET.match(plain):
+            msg = f"+ {t[1]}:"
+        elif t := _MD_SECTION.match(plain):
+            msg = f"\t+ {t[1]}:"
+        elif (r := _MD_ROW.match(plain)) and r[1] != "metric":
+            msg = f"\t\t+ {r[1]}: {r[2]}" + (f" ({r[3]})" if r[3] and r[3] != "-" else "")
+        out.append((n, plain, msg))
+    return out
 
 
 def failed(text: str | Lines) -> int | None:
@@ -84,14 +136,11 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
     target = section = None
     first = None  # the report's first line
     failed = []  # lines where an invocation before the report stopped in a traceback
-    for n, raw in enumerate(split_n(whole(text)), start=1):
-        plain = _ANSI.sub("", raw)
+    for n, plain, msg in _messages(text):
         if first is None and _FAILED.search(plain):
             failed.append(n)
-        m = _MESSAGE.search(plain)
-        if not m:
+        if not msg:
             continue
-        msg = m[1]
         if t := _TARGET.match(msg):
             target, section = t[1], None
             first = first or n
@@ -169,7 +218,8 @@ def parse(text: str | Lines, source: str) -> tuple[list[dict], list[tuple], int,
         raise ParseError(
             source,
             first,
-            f"an optimum-benchmark console log whose report{before} has no energy section (energy tracking off): "
+            f"an optimum-benchmark {'console log whose report' if is_log(text) else 'saved report'}{before} has no "
+            "energy section (energy tracking off): "
             "it measured no energy",
         )
     return records, rejects, cells, messages
