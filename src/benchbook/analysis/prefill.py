@@ -129,6 +129,10 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
         if s == "n_prompt":
             others = [c for c in others if c != "n_depth"] + ["n_depth"]
         key = _key(d, base + others)
+        if s == "n_depth" and "table_line" in d:
+            # one llama-sweep-bench table is one run stepping its own N_KV: two tables of the same printed settings
+            # (a run and its rerun with an unprinted option changed) are two sweeps, not one with each depth twice
+            key = key + "|" + d["table_line"].astype("string").fillna("-")
         for _, g in d.groupby(key, sort=False):
             vals = g[s].astype("string")
             if vals.nunique() < 2:

@@ -11,7 +11,9 @@ measurement interval, neither a mean nor a peak: `power_reading`), `emissions` (
 order and set changed between releases (3.x added experiment_id, water and utilisation columns).
 A task log (`EmissionsTracker.start_task(name)` / `stop_task()`, written by `task_out` beside
 `emissions.csv` as `emissions_<experiment>_<run_id>.csv`) has the same columns after a first `task_name`:
-one row per task of one run, every row with that run's `run_id`, each row its task.
+one row per task of one run, every row with that run's `run_id`, each row its task. `flush()` appends the
+tracker's totals so far under its run's `run_id` while it keeps running: rows of one `run_id` whose duration
+grows and whose energies never fall are one run's running totals, the run read at its last row (`_flushed`).
 
 The first CSV schema (CodeCarbon 1.x, 2021: `timestamp, experiment_id, project_name, duration,
 emissions, energy_consumed, country_name, ...`) has no per-component column: `energy_consumed` is
@@ -205,6 +207,40 @@ RUNNING = "a running total and an earlier interval's power: CodeCarbon prints th
 NO_MODE = "the console names no tracking mode: what the CPU figure covers is unknown"
 DELTA = "the CPU's delta over one interval; the running total is on the next line"
 CUT = "a block the file cuts before its sum (`... kWh of electricity used since the beginning`): not read"
+FLUSHED = (
+    "a running total of run {run}: CodeCarbon's flush() appends the tracker's totals since start() under the"
+    " run's run_id while it keeps running; the run's last row (line {last}) is read"
+)
+
+
+def _flushed(cells_of: list) -> dict:
+    """The rows of `emissions.csv` that are a run's running totals, each with the line of the row that holds
+    its run (`{row line: last line}`). `EmissionsTracker.flush()` ("write the emissions to disk ... but keep
+    running the experiment") persists the totals since `start()` under the run's `run_id`, appended to the file
+    (`on_csv_write` "append", the default), and `stop()` writes the last. So rows sharing a `run_id` whose
+    duration grows and whose energies never fall from one row to the next (a later flush is later) are one run, read at its last row; rows of a
+    shared `run_id` that do fall (a task log's tasks, each its own duration) are left as they are."""
+    groups: dict = {}
+    for where, cell in cells_of:
+        run_id = cell.get("run_id")
+        if isinstance(where, dict) or not run_id or cell.get("task_name"):
+            continue
+        groups.setdefault(run_id, []).append((where, cell))
+    out = {}
+    for rows in groups.values():
+        if len(rows) < 2:
+            continue
+        series = [[_number(cell.get(col)) for _, cell in rows] for col in _ENERGIES]
+        if any(v is None for col in series for v in col):
+            continue
+        durations, energies = series[0], series[1:]
+        if any(b <= a for a, b in zip(durations, durations[1:], strict=False)) or any(
+            b < a for col in energies for a, b in zip(col, col[1:], strict=False)
+        ):
+            continue
+        last = rows[-1][0]
+        out.update({where: last for where, _ in rows[:-1]})
+    return out
 
 
 def _is_header(cols: list[str]) -> bool:
@@ -447,8 +483,16 @@ def _finish(source: str, cells_of: list, head_line: int, version: str | None) ->
     records, rejects, cells, modes = [], [], 0, set()
     stamps = [cell.get("timestamp") for _, cell in cells_of]
     tasks = [cell.get("task_name") for _, cell in cells_of]
+    flushed = _flushed(cells_of)
     for where, cell in cells_of:
         k = min(where.values()) if isinstance(where, dict) else where
+        if not isinstance(where, dict) and where in flushed:
+            why = FLUSHED.format(run=(cell.get("run_id") or "")[:8], last=flushed[where])
+            for col, raw in cell.items():
+                if _number(raw) is not None and col not in _NOT_CELLS:
+                    cells += 1
+                    rejects.append((where, f"{col} {raw}", why))
+            continue
 
         def at(col, where=where, k=k):
             return where.get(col, k) if isinstance(where, dict) else k

@@ -1288,6 +1288,8 @@ class _Reader:
         if m:  # a Cloud TPU slice by its type (`TPU v6e-64 (16 nodes × 4 chips)`): v5e's and v6e's count chips
             self.add("device_count", int(m.group(1)), line, source, text)
         m = _N_GPUS.search(raw)
+        if m and m.group(1) in _card_numbers(str(config.DATA_DIR / "hardware.csv")):
+            m = None  # `3090 GPU`: the card's model number, not a count (`_gpus_counted`)
         if m:
             self.add("device_count", int(m.group(1)), line, source, text)
             if not raw.replace(m.group(0), "").strip(" ,;()-"):
@@ -2178,8 +2180,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 code = _PART_VARIANT.search(m.group(2))
                 raw = raw[: len(raw) - len(m.group(2)) + code.end()] if code else raw
             r.device(raw, i, source, line)
-        elif _N_GPUS.search(text):
-            r.add("device_count", int(_N_GPUS.search(text).group(1)), i, source, line)
+        elif n := _gpus_counted(text):
+            r.add("device_count", n, i, source, line)
     if each:  # N of the device it names, where the rest of the line ties the run to no count of its own
         part = _PART_VARIANT.search(each.group(2))
         if part:
@@ -2701,6 +2703,14 @@ _BARE_CARD = re.compile(r"(?<![\w.-])(\d{4})\s*\(\s*(\d+)\s*GB\b", re.I)
 #: A GeForce card by its bare model number after a count glued to it (`8x3090`, `2x 5090`, `4 x 3090`):
 #: that many of the card (a multiplier before a word, `2x faster`, names none).
 _COUNTED_CARD = re.compile(r"(?<![\w.])([1-9]\d?)\s*[x×]\s*(\d{4})(?![\w.])", re.I)
+
+
+def _gpus_counted(text: str) -> int | None:
+    """The count `_N_GPUS` reads in a sentence (`on 8 GPUs`), passing over a number that is a GeForce card's model
+    number in the hardware table (`Running on 2x9115, 768gb ram, 3090 gpu`: the RTX 3090, one card, not 3090
+    of them): such a number before `GPU` is the card written by its number."""
+    numbers = _card_numbers(str(config.DATA_DIR / "hardware.csv"))
+    return next((int(m.group(1)) for m in _N_GPUS.finditer(text) if m.group(1) not in numbers), None)
 
 
 @lru_cache(maxsize=2)

@@ -21,7 +21,9 @@ prints `main: n_kv_max = ..., n_batch = ..., n_ubatch = ..., flash_attn = ..., i
 n_gpu_layers = ..., n_threads = ..., n_threads_batch = ...` (older builds fewer keys): its settings
 hold for the tables below it. Where no such line states the prompt mode, N_KV tells it (the two
 formulas differ at any B above 1). The model is the one a `batched-bench` command line names where
-it is the only one between the previous table and this one (a README's several examples name none).
+it is the only one between the previous table and this one (a README's several examples name none);
+with no command there, the one a `Model: X` label line names (llama.cpp's scripts/bench-models.sh writes
+`## <repo>`, `Model: https://huggingface.co/<repo>` and then the tables of `-hf <repo>`).
 """
 
 from __future__ import annotations
@@ -122,6 +124,22 @@ _CODE_SPAN = re.compile(r"`([^`]+)`")
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?$")
 
 
+#: a write-up's label line for the model of the section below it (`Model: https://huggingface.co/ggml-org/gpt-oss-20b-GGUF`,
+#: as llama.cpp's scripts/bench-models.sh prints under each `## <repo>` heading before running the tools with
+#: `-hf <repo>`): the value, a Hugging Face address read as its repository
+_MODEL_LABEL = re.compile(r"^\s*(?:[-*]\s+)?\**model\**\s*:\**\s*(?P<value>\S+)\s*$", re.I)
+_HF_URL = re.compile(r"^<?https?://(?:www\.)?huggingface\.co/(?P<repo>[\w.-]+/[\w.-]+?)/?>?$")
+
+
+def _labelled(raw: str) -> str | None:
+    """The model a `Model: X` label line names (one word: a path, a repository or its Hugging Face address)."""
+    m = _MODEL_LABEL.match(raw)
+    if not m:
+        return None
+    url = _HF_URL.match(m.group("value"))
+    return url.group("repo") if url else m.group("value").strip("`<>")
+
+
 def _command(raw: str) -> str | None:
     """The model a batched-bench command line names: `-m PATH` (`--model`), or the first argument of
     the older builds' positional form (`batched-bench MODEL_PATH [N_KV_MAX] ...`), a file path, never
@@ -204,6 +222,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     settings: dict = {}
     other = None
     commands: list[str | None] = []  # the command lines since the last table
+    labels: list[str] = []  # the `Model:` label lines since the last table
     table = 0
     i = 0
     while i < len(lines):
@@ -222,12 +241,18 @@ def parse(text: str | Lines, source: str) -> Parsed:
             and not _MD_HEADING.match(raw)
         ):
             commands.append(_command(_CODE_SPAN.sub(r"\1", raw)))
+        elif _labelled(raw):
+            labels.append(_labelled(raw))
         if not _HEADER.match(raw):
             i += 1
             continue
         table += 1
-        # one command above the table names its model; several (a README's examples) tie none to it
-        model, commands = (commands[0] if len(commands) == 1 else None), []
+        # one command above the table names its model; several (a README's examples) tie none to it; with no
+        # command, the one `Model:` label of the table's section (a bench script's write-up) names it
+        model = commands[0] if len(commands) == 1 else None
+        if model is None and not commands and len(set(labels)) == 1:
+            model = labels[0]
+        commands, labels = [], []
         rows = []
         j = i + 2
         while j < len(lines) and lines[j].lstrip().startswith("|"):
