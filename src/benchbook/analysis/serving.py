@@ -573,7 +573,7 @@ def peak_output_below_mean(r: pd.DataFrame) -> pd.DataFrame:
     Columns: run, peak, mean (output tok/s), line (of the peak), per_chunk (mean ITL / mean TPOT where both
     are printed, NaN otherwise), per_step (the acceptance length where the output prints one above 1), cut
     (the copy ends before the run's block does: `copy_ends`, set by `load`)."""
-    cols = ["run", "peak", "mean", "line", "per_chunk", "per_step", "cut"]
+    cols = ["run", "peak", "mean", "least", "tokens", "buckets", "line", "per_chunk", "per_step", "cut"]
     need = {"peak_output_throughput", "output_throughput", "total_generated_tokens", "duration"}
     if not need <= set(r.columns):
         return pd.DataFrame(columns=cols)
@@ -592,6 +592,9 @@ def peak_output_below_mean(r: pd.DataFrame) -> pd.DataFrame:
             "run": low["run"].astype(str),
             "peak": low["peak_output_throughput"].astype(float),
             "mean": low["output_throughput"].astype(float),
+            "least": least[low.index],
+            "tokens": low["total_generated_tokens"].astype(float),
+            "buckets": np.ceil(dur[low.index]) + 1,
             "line": line,
             "per_chunk": chunk,
             "per_step": per_step.where(per_step > 1),
