@@ -175,6 +175,12 @@ def _unaccounted(path) -> dict[int, list[str]]:
         # a time kept in s that the row prints in ms (or kept in ms, printed in s): that number x or / 1000
         times = rows[rows["unit"].isin(["s", "ms"])]["value"].dropna() if "unit" in rows else []
         known |= {round(float(v) * k, 6) for v in times for k in (1000.0, 0.001)}
+        # an energy kept in J that the row prints in kWh (optimum-benchmark's reports) or Wh: that number / 3.6e6 or 3,600
+        joules = rows[rows["unit"].eq("J")]["value"].dropna() if "unit" in rows else []
+        known |= {round(float(v) / k, 6) for v in joules for k in (3.6e6, 3600.0)}
+        # and a rate per J printed per kWh (`samples/kWh` kept as req/J): that number x 3.6e6
+        per_joule = rows[rows["unit"].astype(str).str.endswith("/J")]["value"].dropna() if "unit" in rows else []
+        known |= {round(float(v) * k, 6) for v in per_joule for k in (3.6e6, 3600.0)}
         for t in rejected.loc[rejected["line"] == line, "text"]:
             known |= _numbers(t)
         grouped = [x.replace(",", "") for x in _GROUPED.findall(text)]
