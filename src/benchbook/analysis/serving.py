@@ -2168,6 +2168,16 @@ def instances(paths) -> tuple[int, int]:
     return (1 if one else most, most)
 
 
+def replicated(paths) -> bool:
+    """Whether the instances a run spans (`instances`) are replicas of one server behind a load balancer
+    (`8 instances of vLLM`, `4 vLLM pods`), not a disaggregated layout's prefill and decode instances: the
+    input names replicas and no prefill/decode layout."""
+    from benchbook import ingest
+
+    ctxs = [ingest.context_of_lines(path) for path in paths]
+    return any(c.get("replicas") for c in ctxs) and not any(c.get("instances") for c in ctxs)
+
+
 def replicas(paths) -> int:
     """The replicas of one server a run's requests are spread over (`8 instances of vLLM` behind a load
     balancer), the most a line names; 1 where none is named. Each replica holds the whole model and steps

@@ -646,6 +646,10 @@ def compute(
     return c
 
 
+#: The lowest success rate (%) that prints as 100.00 % at two decimals: a run printing it lost fewer than 0.005 %.
+SUCCESS_ALL = 99.995
+
+
 def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
     """Requests that failed, from the runs whose output counts them (vLLM's `Failed requests`, the
     JSON's `failed`): a run whose output has no such count is not one where none failed. `sent_said`
@@ -709,7 +713,15 @@ def failed(r: pd.DataFrame, sent_said: dict | None = None) -> Claim:
             errored_tokens=_f(r[errored].sum().sum()) if errored else None,
             cut_line=_f(lines.iloc[0]) if len(r) == 1 and len(lines) else None,
         )
-    if len(r) and not len(known) and (sent_said or {}).get("sent_status") == "unread":
+    # a success rate (successes / (successes + failures)) printed without a count of requests: 100.00 % (to
+    # 0.01 %) gives fewer than 0.005 % failed, not none; under it, some failed, how many is not printed
+    rated = r["success_rate"].dropna() if "success_rate" in r else r.iloc[0:0]
+    if len(r) and not len(known) and len(rated):
+        low = rated[rated < SUCCESS_ALL]
+        ev.update(rated=len(rated), rated_low=len(low))
+        if len(low):
+            ev.update(rated_min=_f(low.min()), rated_run=str(r.loc[low.idxmin(), "run"]))
+    elif len(r) and not len(known) and (sent_said or {}).get("sent_status") == "unread":
         ev.update({k: v for k, v in sent_said.items() if k != "sent_status"}, sent_unread=True)
         ev["sent_flag"] = serving.prompts_flag(r)
     rule = "requests the output counts as failed (GuideLLM: errored and incomplete, told apart), in the runs whose output counts them"

@@ -783,6 +783,10 @@ _TOTAL_DEVICES = re.compile(
     re.I,
 )
 _REPLICAS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:instances|replicas)\s+of\b", re.I)
+#: Model-server pods counted in words (`4 vLLM pods running the ... model`, `8 model server pods`): in a Kubernetes
+#: deployment (llm-d's, inference-perf's) each pod is one replica of the server behind the router, so a run's
+#: requests spread over all of them, each with its own devices (`each with 4 H100 GPUs`, TP 4).
+_PODS = re.compile(r"(?<![\w.])(\d{1,3})\s+(?:(?:vLLM|SGLang|TGI|model[- ]server|serving|inference)\s+)?pods\b", re.I)
 #: A configuration that runs prefill and decode in one instance, named beside disaggregated ones
 #: ("collocated baseline", Dynamo's "aggregated"; `\b` keeps "disaggregated" out).
 _ONE_INSTANCE = re.compile(
@@ -2106,9 +2110,13 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         x, y = (_PD_COUNT.get(g.lower(), g) for g in m.groups())
         if int(x) and int(y):
             r.add("instances", int(x) + int(y), i, source, line)
-    for m in _REPLICAS.finditer(text):
+    for m in [*_REPLICAS.finditer(text), *_PODS.finditer(text)]:
         if int(m.group(1)) > 1:
             r.add("replicas", int(m.group(1)), i, source, line)
+    pods, each = _PODS.search(text), _PER_MACHINE.search(text)
+    if devices and pods and each and not _TOTAL_DEVICES.search(text):  # `4 vLLM pods ..., each with 4 H100 GPUs`
+        count = int(pods.group(1)) * int(each.group(1) or each.group(2))
+        r.add("device_count", count, i, source, line, scope="all GPUs")
     if _ONE_INSTANCE.search(text):
         r.add("layout", "one instance", i, source, line)
     unprefixed = _LOG_PREFIX.sub("", text)

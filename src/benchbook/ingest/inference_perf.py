@@ -34,7 +34,7 @@ import json
 import math
 import re
 
-from benchbook.ingest import vllm_serve
+from benchbook.ingest import inference_perf_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
 from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
 
@@ -89,6 +89,7 @@ METRICS = {
     "achieved_rate": "req/s: requests sent per second",
     "failed_e2el": "ms: latency of the failed requests",
     "failed_input_sequence_length": "tok: prompt tokens of the failed requests",
+    "success_rate": "%: successes / (successes + failures), as a report prints it (no count beside it)",
 }
 
 
@@ -112,6 +113,7 @@ _MEASURED = {
 CARRIES = {SUMMARY: frozenset(_MEASURED), STAGE: frozenset(_MEASURED | {"request_rate"})}
 #: The Prometheus report (the server's metrics): no sent, failed or rate, no per-request lengths.
 PROMETHEUS = "Prometheus report"
+CARRIES[inference_perf_report.FORMAT] = inference_perf_report.CARRIES
 CARRIES[PROMETHEUS] = frozenset(
     {"completed", "ttft", "tpot", "itl", "e2el", "request_throughput", "output_throughput", "input_throughput"}
 )
@@ -196,6 +198,8 @@ def _parse_json(text: str, source: str):
 
 
 def parse(text: str | Lines, source: str) -> Parsed:
+    if first_char(text) != "{" and inference_perf_report.sniff(text):
+        return _parse_markdown(text, source)
     text = whole(text).replace("\r\n", "\n")
     obj = _parse_json(text, source)
     if _is_prometheus(obj):
@@ -272,6 +276,24 @@ def parse(text: str | Lines, source: str) -> Parsed:
     return finish(TOOL, source, r.records, r.rejects, messages, empty="no number found in the lifecycle report")
 
 
+def _parse_markdown(text: str | Lines, source: str) -> Parsed:
+    """llm-d-kv-cache-manager's "Inference-Perf Benchmark Report" (`inference_perf_report`): one run per
+    per-QPS row, each experiment its own deployment."""
+    base = {
+        "run": NAME,
+        "format": inference_perf_report.FORMAT,
+        "model": None,
+        "dataset": None,
+        "num_prompts": math.nan,
+        "request_rate": math.nan,
+        "max_concurrency": math.nan,
+        "burstiness": math.nan,
+        "metadata": None,
+    }
+    records, rejects = inference_perf_report.read(text, base)
+    return finish(TOOL, source, records, rejects, [], empty="no per-QPS table found in the report")
+
+
 def _is_prometheus(obj: dict) -> bool:
     """The Prometheus report: the server's histograms directly under `successes`, beside its `rate`."""
     ok = obj["successes"]
@@ -344,7 +366,7 @@ def _set_aside(r: _Reader, key: str, v) -> None:
 
 def sniff(text: str | Lines) -> bool:
     if first_char(text) != "{":
-        return False
+        return inference_perf_report.sniff(text)
     start = head(text, 4000)
     if '"successes"' in start and '"request_latency"' in start and '"rate"' in start and '"latency"' not in start:
         return True  # the Prometheus report
@@ -433,7 +455,8 @@ TOOL = register(
         parse=parse,
         refuses=refuses,
         description="kubernetes-sigs inference-perf summary_lifecycle_metrics.json / stage_N_lifecycle_metrics.json, "
-        "and the *_prometheus_metrics.json reports of the server's own metrics (serving contract)",
+        'the *_prometheus_metrics.json reports of the server\'s own metrics, and the "Inference-Perf Benchmark Report" '
+        "markdown llm-d-kv-cache-manager's analysis script writes from stage files (serving contract)",
         command="inference-perf --config_file config.yml (reports: summary_lifecycle_metrics.json, "
         "stage_N_lifecycle_metrics.json)",
         metrics=METRICS,

@@ -570,6 +570,7 @@ def device_sentence(
     counts: list[int] | None = None,
     untied: int = 0,
     dp_inside: bool = False,
+    replicated: bool = False,
 ) -> str:
     """The device the roofline uses and where its peak comes from (or that none is taken, and none
     assumed, with what the input names, `said`: `analysis.roofline.said`, and the devices a run spans
@@ -589,13 +590,15 @@ def device_sentence(
     replicas, `analysis.serving.fewest_devices`; `counts`: the device counts the runs' own parallelism
     states, `analysis.serving.device_counts`, several where no one peak is theirs; `untied`: the runs that state
     no parallelism beside runs that do, `analysis.serving.untied_spans`; `dp_inside`: their DP ranks run inside
-    the TP group, `analysis.serving.dp_inside`, so the count is TP x PP)."""
+    the TP group, `analysis.serving.dp_inside`, so the count is TP x PP; `replicated`: the `instances` are
+    replicas behind one load balancer, `analysis.serving.replicated`, not prefill and decode instances)."""
     dev = {
         "counts": [str(n) for n in counts or []],
         "untied": untied,
         "spans": spans,
         "fewest": fewest or spans,
         "instances": instances,
+        "replicated": replicated,
         "dp_unstated": dp_unstated,
         "dp_inside": dp_inside,
         **(said or {}),

@@ -287,6 +287,7 @@ def page(res: Result) -> Page:
             dp_unstated=serving.fewest_devices(r) != serving.devices(r),
             dp_inside=serving.dp_inside(r),
             instances=res.instances[1],
+            replicated=serving.replicated(p["source"]),
             models=serving.models(r),
             # where no precision is known: what the file says of one (the absence rule)
             precision_said=serving.fact_said(p["source"], "precision", "precision")
