@@ -9,7 +9,9 @@ the whole batch, the weights read once for B tokens. The prompt phase (T_PP, S_P
 
 A series is one table at one (PP, TG) and prompt mode: the KV cache a step reads grows with the
 context, and a shared prompt is one prompt's cache for all sequences. The table names no GPU; the
-model only where one command line above it does; its precision where that name says it, else where the rest
+model only where one command line above it does (or its section's `Model:` label); its precision where the
+llama-bench rows of that labelled section print the file's weights type (`weights`: `gpt-oss 20B MXFP4 MoE`,
+the tool's own print of the file both ran), else where the model's name says it, else where the rest
 of the file states it (`precision.stated_names`: `I ran the batched bench with llama 8b q4_0`).
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook.analysis import precision
 from benchbook.analysis.batch import UNSTATED
 from benchbook.analysis.one_batch import COLUMNS, keyed, measurements, with_points
 
@@ -53,6 +56,9 @@ def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
         if t_tg is None or s_tg is None:
             continue
         tg = int(first["tg"])
+        printed = first.get("weights")
+        if isinstance(printed, str) and (p := precision.weights(model, names=(printed,), assume=False)).precision:
+            w = p  # llama-bench's print of the same file's type (`ingest.llama_batched_bench._section_weights`)
         rows.append(
             dict(
                 model=model,

@@ -56,6 +56,10 @@ SETTINGS = {
     "format": "str",
     "table": "Int64",
     "model": "str",
+    # the model column of the llama-bench rows of the table's section (`gpt-oss 20B MXFP4 MoE`: llama-bench
+    # prints the loaded file's architecture, size and weights' type), where the section's label names the model
+    # both tools ran (`_section_weights`)
+    "weights": "str",
     "pp": "Int64",
     "tg": "Int64",
     "batch": "Int64",
@@ -138,6 +142,31 @@ def _labelled(raw: str) -> str | None:
         return None
     url = _HF_URL.match(m.group("value"))
     return url.group("repo") if url else m.group("value").strip("`<>")
+
+
+def _section_weights(lines: list[str]) -> list[str | None]:
+    """Per line, the one model description the llama-bench rows of its section print (llama-bench's model
+    column, `llama_model_desc`: architecture, size and the file's weights type, `gpt-oss 20B MXFP4 MoE`), else
+    None (no llama-bench row, or rows of two descriptions: neither is the section's). A section runs from a
+    Markdown heading to the next (the whole text where there is none): llama.cpp's scripts/bench-models.sh
+    writes one per model, `## <repo>` and `Model: ...`, then runs llama-batched-bench and llama-bench on the
+    same `-m` file."""
+    starts = [0] + [i for i, s in enumerate(lines) if _MD_HEADING.match(s)] + [len(lines)]
+    out: list[str | None] = [None] * len(lines)
+    for a, b in zip(starts, starts[1:], strict=False):
+        seen = set()
+        for k in range(a, b):
+            if not _LLAMA_BENCH_HEADER.match(lines[k]):
+                continue
+            for row in lines[k + 2 : b]:
+                if not row.lstrip().startswith("|"):
+                    break
+                cells = markdown_cells(row)
+                if len(cells) > 2 and cells[0]:
+                    seen.add(cells[0])
+        if len(seen) == 1:
+            out[a:b] = [next(iter(seen))] * (b - a)
+    return out
 
 
 def _command(raw: str) -> str | None:
@@ -224,6 +253,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     commands: list[str | None] = []  # the command lines since the last table
     labels: list[str] = []  # the `Model:` label lines since the last table
     table = 0
+    section_weights = _section_weights(lines)
     i = 0
     while i < len(lines):
         raw = lines[i]
@@ -250,8 +280,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         # one command above the table names its model; several (a README's examples) tie none to it; with no
         # command, the one `Model:` label of the table's section (a bench script's write-up) names it
         model = commands[0] if len(commands) == 1 else None
+        weights = None
         if model is None and not commands and len(set(labels)) == 1:
             model = labels[0]
+            # the label's model is the one both tools of the section ran (bench-models.sh's `-m` file): the
+            # weights' type its llama-bench rows print is this table's too (the table prints none)
+            weights = section_weights[i]
         commands, labels = [], []
         rows = []
         j = i + 2
@@ -287,6 +321,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 format="markdown",
                 table=table,
                 model=model,
+                weights=weights,
                 pp=pp,
                 tg=tg,
                 batch=b,
