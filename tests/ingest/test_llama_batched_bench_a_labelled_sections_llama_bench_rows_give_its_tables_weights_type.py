@@ -84,6 +84,20 @@ def test_the_batch_chapter_reads_the_type_as_the_tables_precision():
     assert got["a/mixed-GGUF"] == "precision not stated"
 
 
+def test_the_sections_printed_size_gives_the_files_bytes_per_weight():
+    text = _section("ggml-org/gpt-oss-20b-GGUF", "gpt-oss 20B MXFP4 MoE")
+    t = llama_batched_bench.parse(text, "x.md").table
+    assert t["weights_size_gib"].iloc[0] == 11.27 and t["weights_params_b"].iloc[0] == 20.91
+    sw = batched_bench.sweep(t.assign(tool="llama-batched-bench", source="x.md"))
+    # 11.27 GiB over 20.91 B weights: 0.579 byte each, the MXFP4 blocks' scales and the unquantised tensors
+    assert abs(sw["bytes_per_weight"].iloc[0] - 11.27 * 2**30 / 20.91e9) < 1e-9
+    # no size printed (the section's llama-bench rows lack it): the type's own bytes, 0.5 for fp4
+    bare = llama_batched_bench.parse(text.replace("11.27 GiB", "        -"), "x.md").table
+    assert (
+        batched_bench.sweep(bare.assign(tool="llama-batched-bench", source="x.md"))["bytes_per_weight"].iloc[0] == 0.5
+    )
+
+
 def test_the_dgx_spark_results_give_every_table_its_llama_bench_type():
     f = (
         config.FIXTURES_DIR
