@@ -193,7 +193,7 @@ def _size(v: str) -> float | None:
 
 
 def _command(s: str, run: dict) -> None:
-    # a line of a command the next line continues ends in `\\`, which the shell joins away: no word of it (an
+    # a line of a command the next line continues ends in `\`, which the shell joins away: no word of it (an
     # unpaired backslash that shlex refuses, and whose line would then keep its quotes: `'/models/x.gguf'`)
     line = s.strip().strip("`").rstrip("\\").rstrip()
     try:
