@@ -393,13 +393,20 @@ def request_rows(df: pd.DataFrame, metric: str = "tg_rate") -> pd.DataFrame:
     if d is None or d.empty:
         return generation_rows(pd.DataFrame(columns=["metric", "statistic"]))
     count = "n_gen" if metric == "tg_rate" else "n_prompt"
+    # a server request's prompt followed the tokens its slot's cache held (`n_cached`): that is its depth, as
+    # llama-bench's `pp512 @ d4096` (a request's generation is left at depth 0, as before)
+    cached = pd.to_numeric(d["n_cached"], errors="coerce") if "n_cached" in d and metric == "pp_rate" else None
+    depth = cached.fillna(0).astype(int) if cached is not None else pd.Series(0, index=d.index)
     out = pd.DataFrame(
         {
             "model": d["model"],
             "model_file": d["model_file"],
-            "test": [f"{metric[:2]}{int(n)}" if pd.notna(n) else metric[:2] for n in d[count]],
+            "test": [
+                (f"{metric[:2]}{int(n)}" if pd.notna(n) else metric[:2]) + (f" @ d{k}" if k else "")
+                for n, k in zip(d[count], depth, strict=True)
+            ],
             "n_prompt": d["n_prompt"],
-            "n_depth": 0,
+            "n_depth": depth.to_numpy(),
             "backend": d["backend"],
             "gpu": d["gpu"],
             "gpus_listed": d["gpus_listed"],

@@ -9,7 +9,9 @@ the whole batch, the weights read once for B tokens. The prompt phase (T_PP, S_P
 
 A series is one table at one (PP, TG) and prompt mode: the KV cache a step reads grows with the
 context, and a shared prompt is one prompt's cache for all sequences. The table names no GPU; the
-model only where one command line above it does; its precision where that name says it, else where the rest
+model only where one command line above it does (or its section's `Model:` label); its precision where the
+llama-bench rows of that labelled section print the file's weights type (`weights`: `gpt-oss 20B MXFP4 MoE`,
+the tool's own print of the file both ran), else where the model's name says it, else where the rest
 of the file states it (`precision.stated_names`: `I ran the batched bench with llama 8b q4_0`).
 """
 
@@ -18,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from benchbook import hardware
+from benchbook.analysis import precision
 from benchbook.analysis.batch import UNSTATED
 from benchbook.analysis.one_batch import COLUMNS, keyed, measurements, with_points
 
@@ -34,6 +38,18 @@ def _variant(r: dict, tables: int) -> str:
     parts.append(f"PP {int(r['pp'])}, TG {int(r['tg'])}")
     parts.append("prompt shared" if r.get("pp_shared") == 1 else "")
     return ", ".join(x for x in parts if x)
+
+
+def _file_bytes_per_weight(model: str, size_gib: float, params_b: float) -> float:
+    """The bytes per weight of the file llama-bench sizes (`size` GiB over `params` B, its `llama_model_size` and
+    `llama_model_n_params`): a Q4_0 block keeps a scale beside its 32 weights, more than a bare 4-bit weight's
+    0.5 byte. The chapter multiplies it by the model table's (active) parameters, so for a dense model the
+    table knows it is the file's size over the table's count: a step of a dense model reads every weight, the
+    whole file as printed, and the table's `4B` for a 3.88 B file adds no bytes. A mixture of experts keeps the
+    file's average over all its parameters, for the active ones."""
+    size = hardware.model_size(model) if model else None
+    dense = size is not None and not size.moe and size.active_b
+    return float(size_gib) * 2**30 / ((float(size.active_b) if dense else float(params_b)) * 1e9)
 
 
 def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
@@ -53,6 +69,12 @@ def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:
         if t_tg is None or s_tg is None:
             continue
         tg = int(first["tg"])
+        printed = first.get("weights")
+        if isinstance(printed, str) and (p := precision.weights(model, names=(printed,), assume=False)).precision:
+            w = p  # llama-bench's print of the same file's type (`ingest.llama_batched_bench._section_weights`)
+            size, n = first.get("weights_size_gib"), first.get("weights_params_b")
+            if size and n and not pd.isna(size) and not pd.isna(n):
+                w = precision.Weights(w.precision, _file_bytes_per_weight(model, size, n), w.source, w.detail)
         rows.append(
             dict(
                 model=model,

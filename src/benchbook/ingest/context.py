@@ -2295,10 +2295,21 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int,
 
 
 #: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,
-#: GitHub's `ggerganov commented Nov 24, 2024`): who wrote the text below it, up to the next byline.
+#: GitHub's `ggerganov commented Nov 24, 2024`, an archived thread's `👤 **ikawrakow** commented the
+#: **2025-06-11** at **21:47:02**:<br>` and a discussion's `> 👤 **mcm007** replied the ...`, a reply under a
+#: comment): who wrote the text below it, up to the next byline.
 BYLINE = re.compile(
     r"^\S+ · (?:comment|description|review(?: thread)?) · \d{4}-\d{2}-\d{2}$|^\S+ commented (?:on )?\w{3} \d{1,2}, \d{4}$"
+    r"|^(?:>\s*)*👤\s*\*\*(?P<who>[^*\s]+)\*\* (?:commented|replied) (?:the|on) \*\*\d{4}-\d{2}-\d{2}\*\*"
 )
+#: The archived thread's table above its description (`| **Author** | `Panchovix` |`): who wrote the description.
+_AUTHOR_ROW = re.compile(r"^\|\s*\*\*Author\*\*\s*\|\s*`?(?P<who>[^`|\s]+)`?\s*\|")
+
+
+def _writer(byline: str) -> str:
+    """Who a `BYLINE` names: its first word, or the bold name of an archived thread's."""
+    m = BYLINE.match(byline)
+    return m.group("who") if m and m.group("who") else byline.split()[0]
 
 
 def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, int, str], ...]:
@@ -2306,11 +2317,14 @@ def _read_posts(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int, in
     post, and the text above the first is a description whose writer the copy does not name (an issue
     form's `### GPU` field is its writer's machine, not that of a maintainer who answers with a run of
     their own). The thread's title (a heading on the first line) names the thread, no one post."""
-    starts = [(k + first, raw.split()[0]) for k, raw in enumerate(lines) if BYLINE.match(raw.strip())]
+    starts = [(k + first, _writer(raw.strip())) for k, raw in enumerate(lines) if BYLINE.match(raw.strip())]
     if not starts:
         return ()
     top = first + 1 if _HEADING.match(lines[0]) else first
-    bounds = [(top, ""), *starts, (len(lines) + first, "")]
+    # the description's writer where the archive's table above it names them (`| **Author** | `Panchovix` |`):
+    # their own later posts about the same runs are theirs too
+    author = next((m["who"] for raw in lines[: starts[0][0] - first] if (m := _AUTHOR_ROW.match(raw.strip()))), "")
+    bounds = [(top, author), *starts, (len(lines) + first, "")]
     posts = tuple((a, b - 1, w) for (a, w), (b, _) in zip(bounds, bounds[1:], strict=False) if b > a)
     r.facts = [replace(f, writer=next((w for a, b, w in posts if a <= f.line <= b), None)) for f in r.facts]
     return posts

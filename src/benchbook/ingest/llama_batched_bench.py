@@ -56,6 +56,14 @@ SETTINGS = {
     "format": "str",
     "table": "Int64",
     "model": "str",
+    # the model column of the llama-bench rows of the table's section (`gpt-oss 20B MXFP4 MoE`: llama-bench
+    # prints the loaded file's architecture, size and weights' type), where the section's label names the model
+    # both tools ran (`_section_weights`)
+    "weights": "str",
+    # the same rows' size and params cells (`11.27 GiB`, `20.91 B`: llama-bench's `llama_model_size` and
+    # `llama_model_n_params` of the file), where one of each is printed
+    "weights_size_gib": "float64",
+    "weights_params_b": "float64",
     "pp": "Int64",
     "tg": "Int64",
     "batch": "Int64",
@@ -138,6 +146,49 @@ def _labelled(raw: str) -> str | None:
         return None
     url = _HF_URL.match(m.group("value"))
     return url.group("repo") if url else m.group("value").strip("`<>")
+
+
+def _section_weights(lines: list[str]) -> list[tuple[str, float | None, float | None] | None]:
+    """Per line, the one model description the llama-bench rows of its section print (llama-bench's model
+    column, `llama_model_desc`: architecture, size and the file's weights type, `gpt-oss 20B MXFP4 MoE`), else
+    None (no llama-bench row, or rows of two descriptions: neither is the section's). A section runs from a
+    Markdown heading to the next (the whole text where there is none): llama.cpp's scripts/bench-models.sh
+    writes one per model, `## <repo>` and `Model: ...`, then runs llama-batched-bench and llama-bench on the
+    same `-m` file."""
+    starts = [0] + [i for i, s in enumerate(lines) if _MD_HEADING.match(s)] + [len(lines)]
+    out: list = [None] * len(lines)
+    for a, b in zip(starts, starts[1:], strict=False):
+        seen, sizes, params = set(), set(), set()
+        for k in range(a, b):
+            if not _LLAMA_BENCH_HEADER.match(lines[k]):
+                continue
+            head = [c.lower() for c in markdown_cells(lines[k])]
+            for row in lines[k + 2 : b]:
+                if not row.lstrip().startswith("|"):
+                    break
+                cells = markdown_cells(row)
+                if len(cells) > 2 and cells[0]:
+                    seen.add(cells[0])
+                    cell = dict(zip(head, cells, strict=False))
+                    sizes.add(_SIZE.fullmatch(cell.get("size", "")) and _gib(cell["size"]))
+                    params.add(
+                        (m := _PARAMS.fullmatch(cell.get("params", ""))) and float(m[1]) / (1e3 if m[2] == "M" else 1)
+                    )
+        if len(seen) == 1:
+            size = next(iter(sizes)) if len(sizes) == 1 else None
+            n = next(iter(params)) if len(params) == 1 else None
+            out[a:b] = [(next(iter(seen)), size or None, n or None)] * (b - a)
+    return out
+
+
+#: llama-bench's size and params cells (`11.27 GiB`, `20.91 B`, `494.03 M`).
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(GiB|MiB)")
+_PARAMS = re.compile(r"(\d+(?:\.\d+)?)\s*([BM])")
+
+
+def _gib(cell: str) -> float:
+    m = _SIZE.fullmatch(cell)
+    return float(m[1]) / (1024 if m[2] == "MiB" else 1)
 
 
 def _command(raw: str) -> str | None:
@@ -224,6 +275,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     commands: list[str | None] = []  # the command lines since the last table
     labels: list[str] = []  # the `Model:` label lines since the last table
     table = 0
+    section_weights = _section_weights(lines)
     i = 0
     while i < len(lines):
         raw = lines[i]
@@ -250,8 +302,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         # one command above the table names its model; several (a README's examples) tie none to it; with no
         # command, the one `Model:` label of the table's section (a bench script's write-up) names it
         model = commands[0] if len(commands) == 1 else None
+        weights = (None, None, None)
         if model is None and not commands and len(set(labels)) == 1:
             model = labels[0]
+            # the label's model is the one both tools of the section ran (bench-models.sh's `-m` file): the
+            # weights' type its llama-bench rows print is this table's too (the table prints none)
+            weights = section_weights[i] or (None, None, None)
         commands, labels = [], []
         rows = []
         j = i + 2
@@ -287,6 +343,9 @@ def parse(text: str | Lines, source: str) -> Parsed:
                 format="markdown",
                 table=table,
                 model=model,
+                weights=weights[0],
+                weights_size_gib=weights[1],
+                weights_params_b=weights[2],
                 pp=pp,
                 tg=tg,
                 batch=b,

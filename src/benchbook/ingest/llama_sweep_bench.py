@@ -92,10 +92,13 @@ def command(raw: str) -> dict:
     """The settings a `llama-sweep-bench` command line gives, in llama-bench's columns: the model file
     (`-m`), threads, layers offloaded, batch sizes, cache types, flash attention (`-fa`, bare or with
     on/off) and the split mode (`-sm`, into `extra_settings` as llama-bench's `sm=` column)."""
+    # a line the next one continues ends in `\`, which the shell joins away (shlex refuses it unpaired, and the
+    # line's words would then keep their quotes: `'/models/x.gguf'`)
+    line = raw.strip().lstrip("$# ").rstrip("\\").rstrip()
     try:
-        words = shlex.split(raw.strip().lstrip("$# "))
+        words = shlex.split(line)
     except ValueError:
-        words = raw.split()
+        words = [w.strip("'\"") for w in line.split()]
     at = next((i for i, w in enumerate(words) if re.search(r"(?:^|[/\\])(?:llama-)?sweep-bench(?:\.exe)?$", w)), None)
     if at is None:
         return {}

@@ -20,6 +20,12 @@ time and count, or a phase of no tokens, is rejected with the formula. A 2026 se
 `draft acceptance = ... (A accepted / G generated)` (2025: `draft acceptance rate = ...`) or an n-gram `statistics ... #acc tokens = A` line
 after a request that speculated: `drafts_accepted` A (where A > 0 several tokens came from one pass).
 
+A server slot's log (tools/server, `update_slots`) prints, before it adds a task's prompt tokens to a batch, the
+cache it keeps: `kv cache rm [N, end)` (2025: `n_tokens = T, memory_seq_rm [N, end)`), N the slot's `n_past`,
+the tokens of the prompt already in the cache from the previous request; it prints it again before each later
+batch of the same prompt. The first after the task's `new prompt` (or `launch_slot_`) line is the request's
+`n_cached`: its prompt's evaluated tokens followed N cached ones, as llama-bench's `pp N @ dD` follows D.
+
 The run, from llama.cpp's load log and the command where the file holds them: the model file
 (`-m`/`--model`, the loader's `... from PATH`), `model type`, `model ftype`/`file type`, size and params
 (`llm_load_print_meta:` / `print_info:`), `offloaded N/M layers to GPU` (ngl N of n_layers M, output
@@ -65,6 +71,9 @@ SETTINGS = {
     "drafts_accepted": "Int64",
     "drafter": "Int64",
     "caption": "str",
+    # the tokens of the prompt a server slot's cache already held (the task's first `kv cache rm [N, end)`):
+    # the evaluated ones followed them
+    "n_cached": "Int64",
     # the context's load time the request's block printed (`llama_print_timings: load time = T ms`): llama.cpp
     # measures it once per context and prints it with every request of that context, so two requests that
     # print one load time ran on one loaded model with one set of settings
@@ -184,10 +193,13 @@ def _size(v: str) -> float | None:
 
 
 def _command(s: str, run: dict) -> None:
+    # a line of a command the next line continues ends in `\`, which the shell joins away: no word of it (an
+    # unpaired backslash that shlex refuses, and whose line would then keep its quotes: `'/models/x.gguf'`)
+    line = s.strip().strip("`").rstrip("\\").rstrip()
     try:
-        words = shlex.split(s.strip().strip("`"))
+        words = shlex.split(line)
     except ValueError:
-        words = s.split()
+        words = [w.strip("'\"") for w in line.split()]
     for flag, value in zip(words, words[1:], strict=False):
         key = _FLAGS.get(flag)
         if "<" in value or ">" in value:
@@ -247,6 +259,20 @@ _PRINTS = re.compile(r"^(?:(?:real|user|sys)\s+\d+m[\d.]+s|Log (?:start|end))$")
 _SHELL = re.compile(r"^\s*(?:[$%❯]|\+ \S|\S+@\S+.*[$#❯]\s)")
 
 
+#: A slot's line that starts a task (`launch_slot_: ... processing task`, `new prompt, n_ctx_slot = ...`), and the
+#: cache it keeps before a batch of its prompt (`kv cache rm [536, end)`, `memory_seq_rm [536, end)`).
+_NEW_TASK = re.compile(r"\bslot\b.*\|\s*task\s+\d+\s*\|\s*(?:new prompt\b|processing task\b)")
+_CACHE_RM = re.compile(r"\bslot\b.*\|\s*task\s+\d+\s*\|.*\b(?:kv cache rm|memory_seq_rm)\s*\[(?P<n>\d+),\s*end\)")
+#: A writer's lead-in, a sentence that says a block follows (`Speeds are:`, `Results look like:`, `The output
+#: was as follows:`, `Loaded with`): it ends in a verb (a copula, `look like`), `as follows` / `below`, or the
+#: preposition its block completes (`with`, `using`), so it names no run, unlike a label's noun phrase ("rx 6800
+#: only:", "`b2474`", "server").
+_LEAD_IN = re.compile(
+    r"\b(?:is|are|was|were|looks?(?:\s+like)?|looked(?:\s+like)?|as\s+follows|below|like\s+this|with|using)$",
+    re.I,
+)
+
+
 def _label(s: str) -> str | None:
     """The author's label of the timing block below `s` ("rx 6800 only:", "`b2474`", "> `server`"): a
     short line of words that is none of llama.cpp's prints and no log line, else None. llama.cpp prints
@@ -258,7 +284,7 @@ def _label(s: str) -> str | None:
     t = s.strip().lstrip(">").strip().strip("`*#").strip().rstrip(":").strip("`*").strip()
     if not t or len(t) > 80 or len(re.findall(r"[A-Za-z0-9]", t)) < 2 or _LOG_MARKS.search(t) or t.startswith("```"):
         return None
-    if _PAIR.match(t):
+    if _PAIR.match(t) or _LEAD_IN.search(t):
         return None
     return None if _PRINTS.match(t) or _SHELL.match(s) else t
 
@@ -345,6 +371,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
     loaded = False  # a load time was printed since the last request began: that request's context
     spec, role = 0, None  # the speculative example's request, and the model whose timings follow (`_ROLE`)
     quoted = False  # a command's quoted argument is still open: this line continues that command
+    cached = None  # the first `kv cache rm [N, end)` of the server task being read (`n_cached`)
     for i, s in enumerate(lines):
         if _EVAL.search(s) or _SPEC.search(s):
             quoted = False  # a timing line is llama.cpp's print: no quote a command left open runs past it
@@ -371,6 +398,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if spec and (r := _ROLE.match(s)):
             role = r["role"]
             continue
+        if _NEW_TASK.search(s):
+            cached = None
+        elif (c := _CACHE_RM.search(s)) and cached is None:
+            cached = int(c["n"])
         if _DRAFTER.search(s):
             run["drafter"] = ln
         named = next((f for key, f in _FORMATS if key in s), None) or (p["who"] if (p := _PRINTER.match(s)) else None)
@@ -398,7 +429,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
                     for r in records:
                         if r["request"] == request:
                             r["drafts_accepted"] = accepted
-            elif not _load(s, lines, i, run) and not ran:
+            elif not _load(s, lines, i, run) and not ran and not (i and lines[i - 1].rstrip().endswith("\\")):
+                # (a line after one ending in `\` continues that command: `-fa -mg 0 -ub 2048` is no label)
                 label = _label(s) or (None if _prose(s) else label)
             continue
         ran = False
@@ -409,6 +441,7 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if prompt or open_gen:
             request += 1  # a prompt line, or a generation line after one already read, starts a request
             run["caption"], label = label, None
+            run["n_cached"], cached = cached, None
             if not loaded:
                 run.pop("context_load_ms", None)  # no load time in this request's block: its context is not known
             loaded = False
