@@ -122,6 +122,11 @@ STATS = {
     "count": "count",
 }
 TIMESTAMPS = {"min_request_timestamp", "max_response_timestamp"}
+#: Tags AIPerf defines as signed percentages: `osl_mismatch_diff_pct` is (actual OSL - requested OSL) /
+#: requested OSL x 100 (`metrics/types/osl_mismatch_metrics.py`: negative = the output stopped early,
+#: positive = longer than requested), so -73 % is a measurement, not a value out of a percentage's range.
+SIGNED_PERCENT = {"osl_mismatch_diff_pct"}
+SIGNED_PERCENT_UNIT = "signed %"
 #: Schema 1.1+ `sum` (the sum of a record metric's observations): the per-request lengths' sums are
 #: the run's token totals, kept as those where the export has no total_isl / total_osl of its own.
 SUMS = {"input_sequence_length": "total_isl", "output_sequence_length": "total_osl"}
@@ -196,6 +201,8 @@ def _metric(tag: str, unit: str, stat: str, single: bool) -> tuple[str, str, str
     u = UNITS.get(unit.strip().lower(), unit.strip() or "count")
     if tag in ("request_count", "error_request_count"):
         u = "req"
+    if tag in SIGNED_PERCENT and u == "%":
+        u = SIGNED_PERCENT_UNIT
     statistic = STATS.get(stat) or percentile(stat)
     if single and stat == "avg":
         statistic = "count" if u in ("req", "tok") and ("count" in tag or tag.startswith("total")) else "value"
@@ -457,6 +464,7 @@ CSV_TAGS = {
     "total_input_sequence_length": "total_isl",
     "total_output_sequence_length": "total_osl",
     "output_token_throughput_per_request": "output_token_throughput_per_user",
+    "osl_mismatch_diff": "osl_mismatch_diff_pct",  # the CSV's `OSL Mismatch Diff % (%)`
 }
 
 

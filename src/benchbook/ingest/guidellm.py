@@ -156,6 +156,19 @@ _KIND = {
     "Request Latency": "Latency",
     "Server Throughput": "Throughput",
 }
+
+
+def _rounded_to_zero(cell: str, unit: str) -> str:
+    """Why a rate printed as zero is set aside: the console rounds every cell to a fixed number of
+    decimals (one in the Server Throughput table), so `0.0` is a rate under half its last digit (a
+    synchronous run of minute-long requests does about 0.03 req/s), not a rate of zero."""
+    decimals = len(cell.split(".", 1)[1]) if "." in cell else 0
+    return (
+        f"a rate printed as {cell}: under {0.5 * 10**-decimals:g} {unit} at the table's {decimals} decimal(s), "
+        "rounded to zero, not a zero rate"
+    )
+
+
 #: Throughput means that are the run's value (the tool's rate over the benchmark), not a mean of requests.
 _VALUE_MEANS = {"request_throughput", "input_throughput", "output_throughput", "total_token_throughput"}
 
@@ -341,6 +354,9 @@ def _parse_v05(text: str | Lines, source: str) -> Parsed:
                     rejects.append((ln, f"{strategy} {what}: {cells[c]}", why))
                     continue
                 metric, unit, scale = hit
+                if unit.endswith("/s") and v == 0:  # a rate under the table's last digit, not a zero rate
+                    rejects.append((ln, f"{strategy} {what}: {cells[c]}", _rounded_to_zero(cells[c], unit)))
+                    continue
                 stat = _STAT.get(stat_word, "value" if stat_word in ("Sec", "Tot", "") else None)
                 if metric in _VALUE_MEANS and stat == "mean":
                     stat = "value"

@@ -683,6 +683,23 @@ def _is_result_object(obj) -> bool:
     )
 
 
+def _server_model(info: dict) -> str | None:
+    """The model the servers ran, from `server_info` (bench_serving's copy of the server's
+    `/get_server_info`): older servers answer with their flat args (`model_path` at the top); newer
+    ones nest one args object per scheduler under `internal_states`, and a `--pd-separated` router
+    answers with a list per role (`prefill`, `decode`). The model is stated only when every args
+    object that names one names the same."""
+    if info.get("model_path"):
+        return info["model_path"]
+    names = {
+        a.get("model_path") or a.get("served_model_name")
+        for key in ("internal_states", "prefill", "decode")
+        for a in (info.get(key) if isinstance(info.get(key), list) else [])
+        if isinstance(a, dict) and (a.get("model_path") or a.get("served_model_name"))
+    }
+    return names.pop() if len(names) == 1 else None
+
+
 def _parse_object(obj: dict, line: int, source: str, records, rejects, messages) -> int:
     info = obj.get("server_info") if isinstance(obj.get("server_info"), dict) else {}
     meta = [
@@ -700,7 +717,7 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
     settings = {
         "run": obj.get("tag") or f"json line {line}",
         "format": "json",
-        "model": obj.get("model_id") or info.get("model_path"),
+        "model": obj.get("model_id") or _server_model(info),
         "dataset": obj.get("dataset_name"),
         "num_prompts": _rate(obj.get("num_prompts")),
         "request_rate": _rate(obj.get("request_rate")),

@@ -645,6 +645,15 @@ def device_sentence(
 _IN_FLIGHT_SHOWN = 4
 
 
+def _rate_or_none(used, printed) -> float | None:
+    """The rate Little's law used, else the printed one; None where neither is a number (a rate the
+    parser set aside, such as a one-decimal 0.0): the run's measured concurrency is said without it."""
+    for v in (used, printed):
+        if v is not None and pd.notna(v) and np.isfinite(float(v)):
+            return float(v)
+    return None
+
+
 def in_flight_sentence(lit: pd.DataFrame) -> str:
     """Each run's rate, mean latency and requests in flight, in words (the first few runs): what a
     reader quotes from Little's law; nothing where no run has a number."""
@@ -656,7 +665,7 @@ def in_flight_sentence(lit: pd.DataFrame) -> str:
             "run": str(w["run"]),  # in a code span: a label may say `inf`
             "completed": float(w["completed"]) if np.isfinite(w.get("completed", np.nan)) else None,
             # the rate Little's law used: completed / duration where the printed rate is its rounding
-            "rate": float(w["request_rate_used"] if pd.notna(w.get("request_rate_used")) else w["request_throughput"]),
+            "rate": _rate_or_none(w.get("request_rate_used"), w.get("request_throughput")),
             "measured": bool(w.get("in_flight_measured", False)),
             "in_flight": float(w["in_flight"]),
             "latency": float(w["mean_e2el_s"]) if np.isfinite(w.get("mean_e2el_s", np.nan)) else None,
