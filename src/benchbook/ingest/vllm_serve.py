@@ -111,7 +111,7 @@ METRICS = {
     "input_throughput": "tok/s: total input tokens / duration (2024 versions)",
     "output_throughput": "tok/s: total generated tokens / duration",
     "total_token_throughput": "tok/s: (input + generated tokens) / duration",
-    "peak_output_throughput": "tok/s as printed: most token timestamps in one 1-second bucket (one per streamed chunk)",
+    "peak_output_throughput": "tok/s: as printed, the most token timestamps in one 1-second bucket (one per streamed chunk)",
     "peak_concurrent_requests": "req: most requests in flight at any moment of one whole second (1-second buckets)",
     "ttft": "ms: time to first token (from the request's send, after the client semaphore)",
     "tpot": "ms: per-request (latency - ttft) / (output tokens - 1), then summarised over requests",
