@@ -164,8 +164,8 @@ def _rounded_to_zero(cell: str, unit: str) -> str:
     synchronous run of minute-long requests does about 0.03 req/s), not a rate of zero."""
     decimals = len(cell.split(".", 1)[1]) if "." in cell else 0
     return (
-        f"a rate printed as {cell}: under {0.5 * 10**-decimals:g} {unit} at the table's {decimals} decimal(s), "
-        "rounded to zero, not a zero rate"
+        f"a rate printed as {cell}: under {0.5 * 10**-decimals:g} {unit} at the table's "
+        f"{counted(decimals, 'decimal')}, rounded to zero, not a zero rate"
     )
 
 
