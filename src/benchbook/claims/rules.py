@@ -177,7 +177,7 @@ def fraction_of_peak(ev: dict) -> tuple[str, str]:
     if _no_device(ev):  # no device at all: say which parameter names one
         rest = [k for k in miss if k not in ("fraction", "peak", "device")]
         return "withheld", no_device_reason(ev) + _and_missing(rest, ev)
-    if "peak" in miss and _num(ev, "achieved_gb_s") is not None:
+    if "peak" in miss and any(_num(ev, k) is not None for k in ("achieved_gb_s", "achieved_tflops", "achieved")):
         miss = [k for k in miss if k != "fraction"]  # measured / peak: the measurement is there, the peak is not
     if {"device", "peak"} & set(miss) and ev.get("printed_device"):
         # a device the input prints (llama-bench's gpu_info) is stated, never "not given": only its peak is unknown
