@@ -208,17 +208,11 @@ def parse(text: str | Lines, source: str) -> Parsed:
     ok = obj["successes"]
     bad = obj.get("failures") if isinstance(obj.get("failures"), dict) else {}
     rate = load.get("requested_rate")
-    settings = {
-        "run": NAME,
-        "format": STAGE if _num(rate) or source.startswith("stage_") else SUMMARY,
-        "model": None,
-        "dataset": None,
-        "num_prompts": float(load["count"]) if _num(load.get("count")) else math.nan,
-        "request_rate": float(rate) if _num(rate) else math.nan,
-        "max_concurrency": math.nan,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
+    settings = _settings(
+        STAGE if _num(rate) or source.startswith("stage_") else SUMMARY,
+        num_prompts=float(load["count"]) if _num(load.get("count")) else math.nan,
+        request_rate=float(rate) if _num(rate) else math.nan,
+    )
     r = _Reader(text, source, settings)
     messages: list[str] = []
     if load:
@@ -279,19 +273,24 @@ def parse(text: str | Lines, source: str) -> Parsed:
 def _parse_markdown(text: str | Lines, source: str) -> Parsed:
     """llm-d-kv-cache-manager's "Inference-Perf Benchmark Report" (`inference_perf_report`): one run per
     per-QPS row, each experiment its own deployment."""
-    base = {
+    records, rejects = inference_perf_report.read(text, _settings(inference_perf_report.FORMAT))
+    return finish(TOOL, source, records, rejects, [], empty="no per-QPS table found in the report")
+
+
+def _settings(fmt: str, num_prompts: float = math.nan, request_rate: float = math.nan) -> dict:
+    """A run's settings in the serving contract: what each of the tool's formats states (the prompts sent and the
+    requested rate, where its load summary gives them), the rest unknown."""
+    return {
         "run": NAME,
-        "format": inference_perf_report.FORMAT,
+        "format": fmt,
         "model": None,
         "dataset": None,
-        "num_prompts": math.nan,
-        "request_rate": math.nan,
+        "num_prompts": num_prompts,
+        "request_rate": request_rate,
         "max_concurrency": math.nan,
         "burstiness": math.nan,
         "metadata": None,
     }
-    records, rejects = inference_perf_report.read(text, base)
-    return finish(TOOL, source, records, rejects, [], empty="no per-QPS table found in the report")
 
 
 def _is_prometheus(obj: dict) -> bool:
@@ -314,18 +313,7 @@ def _parse_prometheus(obj: dict, text: str, source: str) -> Parsed:
     request (set aside). Gauges and cache counters (queue, KV cache, preemptions, prefix hits) are
     not in the serving contract. No request was counted as sent or failed: the report cannot say."""
     ok = obj["successes"]
-    settings = {
-        "run": NAME,
-        "format": PROMETHEUS,
-        "model": None,
-        "dataset": None,
-        "num_prompts": math.nan,
-        "request_rate": math.nan,
-        "max_concurrency": math.nan,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
-    r = _Reader(text, source, settings)
+    r = _Reader(text, source, _settings(PROMETHEUS))
     r.at = text.find('"successes"')
     server = "server-side (the model server's Prometheus metrics over the stage's window)"
     for key, v in ok.items():
