@@ -61,6 +61,7 @@ import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, cut_item, finish, percentile, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import (
     Lines,
     contains,
@@ -224,20 +225,18 @@ def _settings(obj: dict, run: str, fmt: str) -> dict:
     def num(v):
         return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
 
-    return {
-        "run": run,
-        "format": fmt,
-        "model": str(names[0]) if names else None,
-        "dataset": None,
-        "num_prompts": num(lg.get("request_count")),
-        "request_rate": num(lg.get("request_rate")),
-        "max_concurrency": num(lg.get("concurrency")),
-        "burstiness": math.nan,
-        "metadata": "; ".join(
+    return run_settings(
+        run,
+        fmt,
+        model=str(names[0]) if names else None,
+        num_prompts=num(lg.get("request_count")),
+        request_rate=num(lg.get("request_rate")),
+        max_concurrency=num(lg.get("concurrency")),
+        metadata="; ".join(
             ([f"cli_command={cfg['cli_command']}"] if isinstance(cfg.get("cli_command"), str) else []) + _gpus(obj)
         )
         or None,
-    }
+    )
 
 
 def _gpus(obj: dict) -> list[str]:

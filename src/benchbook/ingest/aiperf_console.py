@@ -50,6 +50,7 @@ import re
 
 from benchbook.ingest.core import ParseError, copy_ends, cut_item, percentile
 from benchbook.ingest.genai_perf import CUT, STATS, WORKLOAD_OPTIONS, _box_cells, _value
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.nouns import counted
 
 TOOL = "aiperf"
@@ -243,17 +244,15 @@ def settings(cmd: str | None) -> dict:
         # AIPerf's default: no rate and no schedule is concurrency burst mode, and with no
         # --concurrency "set it to 1" (aiperf/common/config/user_config.py)
         cap = 1.0
-    return {
-        "run": TOOL,
-        "format": (TRACE if trace else "console") if cmd else BARE,
-        "model": _option(cmd, "--model", "-m"),
-        "dataset": None,
-        "num_prompts": num(_option(cmd, "--request-count", "--num-requests")),
-        "request_rate": rate,
-        "max_concurrency": cap,
-        "burstiness": math.nan,
-        "metadata": f"{asked}cli_command={cmd}" if cmd else None,
-    }
+    return run_settings(
+        TOOL,
+        (TRACE if trace else "console") if cmd else BARE,
+        model=_option(cmd, "--model", "-m"),
+        num_prompts=num(_option(cmd, "--request-count", "--num-requests")),
+        request_rate=rate,
+        max_concurrency=cap,
+        metadata=f"{asked}cli_command={cmd}" if cmd else None,
+    )
 
 
 def _errors(lines: list[str], source: str, lo: int, hi: int) -> tuple[list[tuple[int, float, str]], int]:

@@ -65,6 +65,7 @@ from benchbook.ingest.core import (
     percentile,
     register,
 )
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, csv_blocks, json_object, search, whole
 
 NAME = "genai-perf"
@@ -212,20 +213,6 @@ def _find(obj, key: str, depth: int = 0):
     return None
 
 
-def _blank_settings(fmt: str) -> dict:
-    return {
-        "run": "genai-perf",
-        "format": fmt,
-        "model": None,
-        "dataset": None,
-        "num_prompts": math.nan,
-        "request_rate": math.nan,
-        "max_concurrency": math.nan,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
-
-
 def _run_label(settings: dict) -> str:
     """A run's name from its load setting (`c=100`, `rate=2`), else the tool's name."""
     mc, rr = settings["max_concurrency"], settings["request_rate"]
@@ -250,7 +237,7 @@ def _json(text: str, source: str, messages: list[str]):
     metrics = {k: v for k, v in obj.items() if isinstance(v, dict) and "unit" in v and "avg" in v}
     if not metrics:
         raise ParseError(source, 1, "a JSON object without metric dicts (unit/avg): not a GenAI-Perf export")
-    settings = _blank_settings("json")
+    settings = run_settings(NAME, "json")
     cfg = obj.get("input_config") if isinstance(obj.get("input_config"), dict) else {}
     model = _find(cfg, "model")
     model = model[0] if isinstance(model, list) and model else model
@@ -362,7 +349,7 @@ def _stats_header(header: list[str]) -> bool:
 
 def _csv(text: str, source: str, messages: list[str]):
     lines = text.split("\n")
-    settings = _blank_settings("csv")
+    settings = run_settings(NAME, "csv")
     records, rejects, cells = [], [], 0
     single_vals: dict[str, float] = {}
     has_latency = False
@@ -586,11 +573,11 @@ def _console(text: str, source: str, messages: list[str]):
         if head is None:
             raise ParseError(source, i + 1, "a GenAI-Perf title without its table header (┃ Statistic ┃ ...)")
         header = _box_cells(lines[head], _BOX_HEAD)
-        settings = _blank_settings("text")
+        settings = run_settings(NAME, "text")
         command = _log_settings(lines, end, title_at, settings)
         mean = _mean_input(lines, head)
         if (other := _another_workload(lines, end, title_at, command, mean)) is not None:
-            settings, command = _blank_settings("text"), None
+            settings, command = run_settings(NAME, "text"), None
             others.append((other[0] + 1, title_at))
             messages.append(
                 f"line {title_at + 1}: the table's mean input of {mean:,.0f} tokens a request is not the "
@@ -722,7 +709,7 @@ def _analyze(text: str, source: str):
         for ln, row in enumerate(rows[1:], start=start + 2):
             cells_row = dict(zip(header, row, strict=False))
             name = (cells_row.get("Config Name") or "").strip()
-            settings = _blank_settings("analyze csv")
+            settings = run_settings(NAME, "analyze csv")
             model = _CONFIG_MODEL.match(name)
             settings.update(model=model["model"] if model else None)
             swept = []

@@ -37,6 +37,7 @@ import re
 
 from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, splitlines
 from benchbook.nouns import counted
 
@@ -208,17 +209,14 @@ def _settings(k: int, strategy: str, model, kinds, rates, data) -> dict:
         label += f" {cap:g} streams"
     unrated = strategy in ("constant", "poisson", "async") and not math.isfinite(rate)
     unstreamed = strategy == "concurrent" and not math.isfinite(cap)
-    return {
-        "run": label if label != strategy or k == 0 else f"{strategy} #{k + 1}",
-        "format": UNRATED if unrated else UNSTREAMED if unstreamed else FORMAT,
-        "model": model,
-        "dataset": data,
-        "num_prompts": math.nan,
-        "request_rate": rate,
-        "max_concurrency": cap,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
+    return run_settings(
+        label if label != strategy or k == 0 else f"{strategy} #{k + 1}",
+        UNRATED if unrated else UNSTREAMED if unstreamed else FORMAT,
+        model=model,
+        dataset=data,
+        request_rate=rate,
+        max_concurrency=cap,
+    )
 
 
 def _tables(lines: list[str]):

@@ -35,6 +35,7 @@ import re
 
 from benchbook.ingest import guidellm_report
 from benchbook.ingest.core import ParseError, percentile
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, splitlines
 
 FORMAT = "console 0.1"
@@ -142,17 +143,15 @@ def _settings(label: str, details: tuple, report: int, reports: int) -> dict:
     value = float(m.group("rate")) if m and m.group("rate") else None
     rate, cap = guidellm_report.load("async" if mode == "asynchronous" else mode, value, None)
     model, data, limit = details
-    return {
-        "run": label if reports == 1 else f"report {report}: {label}",
-        "format": FORMAT,
-        "model": model,
-        "dataset": data,
-        "num_prompts": limit,
-        "request_rate": rate,
-        "max_concurrency": cap,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
+    return run_settings(
+        label if reports == 1 else f"report {report}: {label}",
+        FORMAT,
+        model=model,
+        dataset=data,
+        num_prompts=limit,
+        request_rate=rate,
+        max_concurrency=cap,
+    )
 
 
 def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, str, str]], list[str]]:

@@ -35,6 +35,7 @@ import re
 
 from benchbook.ingest import guidellm_report
 from benchbook.ingest.core import ParseError, number
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, search, splitlines
 
 FORMAT = "console 0.2"
@@ -124,17 +125,7 @@ def _settings(label: str, model, data) -> dict:
     kind = m.group("kind") if m else label
     value = float(m.group("value")) if m and m.group("value") else None
     rate, cap = guidellm_report.load(kind, value, value)
-    return {
-        "run": label,
-        "format": FORMAT,
-        "model": model,
-        "dataset": data,
-        "num_prompts": math.nan,
-        "request_rate": rate,
-        "max_concurrency": cap,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
+    return run_settings(label, FORMAT, model=model, dataset=data, request_rate=rate, max_concurrency=cap)
 
 
 #: A title of the console's summary behind a comment sign (`# Benchmarks Stats:`): the summary pasted as comments,

@@ -50,6 +50,7 @@ import re
 import yaml
 
 from benchbook.ingest.core import ParseError
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, head, whole
 
 OLD, NEW = "report 0.2-0.3", "report 0.4+"
@@ -164,17 +165,14 @@ def _settings(b: dict, doc: dict, fmt: str) -> dict:
         limit = _get(b, "config", "profile", "max_concurrency") if fmt == NEW else strategy.get("max_concurrency")
         if _num(limit):
             cap = float(limit)
-    return {
-        "run": _label(kind, rate, streams),
-        "format": fmt,
-        "model": str(model) if model else None,
-        "dataset": str(data) if data else None,
-        "num_prompts": math.nan,
-        "request_rate": request_rate,
-        "max_concurrency": cap,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
+    return run_settings(
+        _label(kind, rate, streams),
+        fmt,
+        model=str(model) if model else None,
+        dataset=str(data) if data else None,
+        request_rate=request_rate,
+        max_concurrency=cap,
+    )
 
 
 def read(text: str | Lines, source: str) -> tuple[list[dict], list[tuple[int, str, str]], list[str], str]:

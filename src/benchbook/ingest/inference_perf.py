@@ -36,6 +36,7 @@ import re
 
 from benchbook.ingest import inference_perf_report, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
 
 NAME = "inference-perf"
@@ -208,7 +209,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
     ok = obj["successes"]
     bad = obj.get("failures") if isinstance(obj.get("failures"), dict) else {}
     rate = load.get("requested_rate")
-    settings = _settings(
+    settings = run_settings(
+        NAME,
         STAGE if _num(rate) or source.startswith("stage_") else SUMMARY,
         num_prompts=float(load["count"]) if _num(load.get("count")) else math.nan,
         request_rate=float(rate) if _num(rate) else math.nan,
@@ -273,24 +275,8 @@ def parse(text: str | Lines, source: str) -> Parsed:
 def _parse_markdown(text: str | Lines, source: str) -> Parsed:
     """llm-d-kv-cache-manager's "Inference-Perf Benchmark Report" (`inference_perf_report`): one run per
     per-QPS row, each experiment its own deployment."""
-    records, rejects = inference_perf_report.read(text, _settings(inference_perf_report.FORMAT))
+    records, rejects = inference_perf_report.read(text, run_settings(NAME, inference_perf_report.FORMAT))
     return finish(TOOL, source, records, rejects, [], empty="no per-QPS table found in the report")
-
-
-def _settings(fmt: str, num_prompts: float = math.nan, request_rate: float = math.nan) -> dict:
-    """A run's settings in the serving contract: what each of the tool's formats states (the prompts sent and the
-    requested rate, where its load summary gives them), the rest unknown."""
-    return {
-        "run": NAME,
-        "format": fmt,
-        "model": None,
-        "dataset": None,
-        "num_prompts": num_prompts,
-        "request_rate": request_rate,
-        "max_concurrency": math.nan,
-        "burstiness": math.nan,
-        "metadata": None,
-    }
 
 
 def _is_prometheus(obj: dict) -> bool:
@@ -313,7 +299,7 @@ def _parse_prometheus(obj: dict, text: str, source: str) -> Parsed:
     request (set aside). Gauges and cache counters (queue, KV cache, preemptions, prefix hits) are
     not in the serving contract. No request was counted as sent or failed: the report cannot say."""
     ok = obj["successes"]
-    r = _Reader(text, source, _settings(PROMETHEUS))
+    r = _Reader(text, source, run_settings(NAME, PROMETHEUS))
     r.at = text.find('"successes"')
     server = "server-side (the model server's Prometheus metrics over the stage's window)"
     for key, v in ok.items():

@@ -52,6 +52,7 @@ import re
 
 from benchbook.ingest import inferencex_table, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, fenced_blocks, only_block, search, whole
 from benchbook.nouns import counted
 
@@ -403,21 +404,19 @@ def _point(point: dict, index: int | None, fmt: str, line: _Lines, source: str, 
             f"{where}: an InferenceX result needs numbers conc and tput_per_gpu",
         )
     n, pre, dec = gpus(point)
-    settings = {
-        "run": _run(point, agentic),
-        "format": fmt,
-        "model": _text(point.get("model")),
-        "dataset": str(point["scenario_type"])
+    settings = run_settings(
+        _run(point, agentic),
+        fmt,
+        model=_text(point.get("model")),
+        dataset=str(point["scenario_type"])
         if agentic
         else (
             f"ISL {point['isl']} / OSL {point['osl']}" if _num(point.get("isl")) and _num(point.get("osl")) else None
         ),
-        "num_prompts": _sent(point),
-        "request_rate": math.nan,
-        "max_concurrency": float(point["conc"]),
-        "burstiness": math.nan,
-        "metadata": _metadata(point, n),
-    }
+        num_prompts=_sent(point),
+        max_concurrency=float(point["conc"]),
+        metadata=_metadata(point, n),
+    )
 
     def keep(ln, metric, stat, value, unit, note=None):
         records.append(
@@ -551,26 +550,19 @@ def _summary(doc: dict, text: str, source: str) -> Parsed:
         if not isinstance(res, dict) or not _num(res.get("concurrency")):
             raise ParseError(source, line("results"), f"result {i}: an InferenceX summary result needs its concurrency")
         count = _int(res.get("num_gpus")) or (int(n.group(1)) if n else None)
-        settings = {
-            "run": f"conc {res['concurrency']:g}"
-            if isinstance(res["concurrency"], float)
-            else f"conc {res['concurrency']}",
-            "format": SUMMARY,
-            "model": _text(meta.get("model")),
-            "dataset": f"ISL {point['isl']} / OSL {point['osl']}"
-            if _num(point["isl"]) and _num(point["osl"])
-            else None,
-            "num_prompts": math.nan,
-            "request_rate": math.nan,
-            "max_concurrency": float(res["concurrency"]),
-            "burstiness": math.nan,
+        settings = run_settings(
+            f"conc {res['concurrency']:g}" if isinstance(res["concurrency"], float) else f"conc {res['concurrency']}",
+            SUMMARY,
+            model=_text(meta.get("model")),
+            dataset=f"ISL {point['isl']} / OSL {point['osl']}" if _num(point["isl"]) and _num(point["osl"]) else None,
+            max_concurrency=float(res["concurrency"]),
             # the machine as the summary names it (a product, not a runner label `device_label` shortens)
-            "metadata": "; ".join(
+            metadata="; ".join(
                 x
                 for x in (f"gpus={count}x {point['hw']}" if count and point["hw"] else None, _metadata(point, None))
                 if x
             ),
-        }
+        )
         for key, v in res.items():
             if not _num(v) or key in ("concurrency", "num_gpus"):
                 continue

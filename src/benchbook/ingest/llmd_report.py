@@ -31,6 +31,7 @@ import yaml
 
 from benchbook.ingest import inference_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, fenced_blocks, only_block, search, whole
 
 NAME = "llm-d-benchmark-report"
@@ -260,17 +261,15 @@ def parse(text: str | Lines, source: str) -> Parsed:
         std = (scenario.get("load") or {}).get("standardized") or {}
         rate, cap = std.get("rate_qps"), std.get("concurrency")
     cap = cap if _num(cap) and math.isfinite(cap) else None  # `.inf`: no cap
-    settings = {
-        "run": label or (f"rate {rate:g}" if _num(rate) else "report"),
-        "format": FORMAT_V02 if v02 else FORMAT,
-        "model": str(model) if model else None,
-        "dataset": None,
-        "num_prompts": float(total) if _num(total) else math.nan,
-        "request_rate": float(rate) if _num(rate) else math.nan,
-        "max_concurrency": float(cap) if _num(cap) else math.nan,
-        "burstiness": math.nan,
-        "metadata": "; ".join([f"version={doc.get('version')}", *engine]) if doc.get("version") is not None else None,
-    }
+    settings = run_settings(
+        label or (f"rate {rate:g}" if _num(rate) else "report"),
+        FORMAT_V02 if v02 else FORMAT,
+        model=str(model) if model else None,
+        num_prompts=float(total) if _num(total) else math.nan,
+        request_rate=float(rate) if _num(rate) else math.nan,
+        max_concurrency=float(cap) if _num(cap) else math.nan,
+        metadata="; ".join([f"version={doc.get('version')}", *engine]) if doc.get("version") is not None else None,
+    )
     records: list[dict] = []
     rejects: list[tuple[int, str, str]] = []
 

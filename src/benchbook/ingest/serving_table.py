@@ -13,11 +13,11 @@ shows, or with a numeric column this reader has no name for in every row, is no 
 
 from __future__ import annotations
 
-import math
 import re
 
 from benchbook.ingest.core import ParseError, markdown_cells, markdown_tables
 from benchbook.ingest.headings import load_label, names, outline, run_names
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, blocks, contains, first_char, split_n
 
 FORMAT = "authors' table"
@@ -208,17 +208,12 @@ def read(text: str | Lines, where: list[tuple[int, int, list[str]]], source: str
         heading = names(lines, [start], doc).get(heads[-1]) if heads else None
         for p in got:
             meta = "; ".join(f"{k}={p[k]}" for k in ("tp", "dp", "ep") if k in p)
-            settings = {
-                "run": p.get("label") or heading,
-                "format": FORMAT,
-                "model": None,
-                "dataset": None,
-                "num_prompts": p.get("num_prompts", math.nan),
-                "request_rate": p.get("request_rate", math.nan),
-                "max_concurrency": p.get("max_concurrency", math.nan),
-                "burstiness": math.nan,
-                "metadata": meta or None,
-            }
+            settings = run_settings(
+                p.get("label") or heading,
+                FORMAT,
+                **{k: p[k] for k in ("num_prompts", "request_rate", "max_concurrency") if k in p},
+                metadata=meta or None,
+            )
             block = [
                 dict(line=p["line"], metric=m, statistic=st, value=v, unit=u, note=note)
                 for m, st, v, u, note in p["metrics"]

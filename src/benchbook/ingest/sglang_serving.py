@@ -62,6 +62,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, continued, first_char, split_n
 from benchbook.nouns import counted
 
@@ -602,17 +603,11 @@ def _text(text: str | Lines, source: str, messages: list[str]):
         # names this block, nearer than a heading; the heading still names the blocks after it that have none
         caption = None if headless else vllm_serve.label_above(lines, prev, start, doc).get("label")
         label = (banner or "").strip() or comment_label(lines, doc, start, prev) or caption
-        settings = {
-            "run": label or heading,
-            "format": HEADLESS if headless else "text",
-            "model": ctx.get("model"),
-            "dataset": ctx.get("dataset"),
-            "num_prompts": ctx.get("num_prompts", math.nan),
-            "request_rate": math.nan,
-            "max_concurrency": math.nan,
-            "burstiness": math.nan,
-            "metadata": ctx.get("metadata"),
-        }
+        settings = run_settings(
+            label or heading,
+            HEADLESS if headless else "text",
+            **{k: ctx[k] for k in ("model", "dataset", "num_prompts", "metadata") if k in ctx},
+        )
         block: list[dict] = []
         last = end - 1 if not closed and copy_ends(lines, end - 1) else None
         early = _ends_early(lines, start, end, closed)
@@ -714,17 +709,16 @@ def _parse_object(obj: dict, line: int, source: str, records, rejects, messages)
         )
         if obj.get(k) is not None
     ]
-    settings = {
-        "run": obj.get("tag") or f"json line {line}",
-        "format": "json",
-        "model": obj.get("model_id") or _server_model(info),
-        "dataset": obj.get("dataset_name"),
-        "num_prompts": _rate(obj.get("num_prompts")),
-        "request_rate": _rate(obj.get("request_rate")),
-        "max_concurrency": _rate(obj.get("max_concurrency")),
-        "burstiness": math.nan,
-        "metadata": "; ".join(meta) or None,
-    }
+    settings = run_settings(
+        obj.get("tag") or f"json line {line}",
+        "json",
+        model=obj.get("model_id") or _server_model(info),
+        dataset=obj.get("dataset_name"),
+        num_prompts=_rate(obj.get("num_prompts")),
+        request_rate=_rate(obj.get("request_rate")),
+        max_concurrency=_rate(obj.get("max_concurrency")),
+        metadata="; ".join(meta) or None,
+    )
     cells = 0
     arrays = [k for k in obj if k in ARRAY_KEYS]
     for key, v in obj.items():

@@ -65,6 +65,7 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import names, outline
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "trtllm-bench"
@@ -479,17 +480,15 @@ def _read_report(
         v = number(cmd.get(name, "") or "")
         return v if v is not None else math.nan
 
-    base = {
-        "run": run or f"report {k}",
-        "format": "text",
-        "model": _model_name(model if model not in (None, "None") else cmd.get("model") or None),
-        "dataset": dataset or cmd.get("dataset") or None,
-        "num_prompts": opt("num_requests"),
-        "request_rate": math.nan,
-        "max_concurrency": opt("concurrency"),
-        "burstiness": math.nan,
-        "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
-    }
+    base = run_settings(
+        run or f"report {k}",
+        "text",
+        model=_model_name(model if model not in (None, "None") else cmd.get("model") or None),
+        dataset=dataset or cmd.get("dataset") or None,
+        num_prompts=opt("num_requests"),
+        max_concurrency=opt("concurrency"),
+        metadata="; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
+    )
     if _name_settings(run, base, meta):
         base["metadata"] = "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None
     before, first = out.cells, len(out.records)
@@ -933,17 +932,14 @@ def _rows(lines, at: int, end: int, head, labels, above, out: _Out, source: str)
         said = dict(above) | {settings[c]: _undressed(cells[c]) for c in settings if settings[c]}
         name = " ".join(_undressed(cells[c]) for c in settings if not settings[c] and _undressed(cells[c]))
         inp, outp = said.get("input"), said.get("output")
-        base = {
-            "run": name or f"row {j + 1}",
-            "format": "text",
-            "model": _model_name(cmd.get("model")),
-            "dataset": f"input {inp} / output {outp} tokens" if inp and outp else None,
-            "num_prompts": _cell_number(said.get("num_requests", "")) or math.nan,
-            "request_rate": math.nan,
-            "max_concurrency": _cell_number(said.get("concurrency", "")) or math.nan,
-            "burstiness": math.nan,
-            "metadata": None,
-        }
+        base = run_settings(
+            name or f"row {j + 1}",
+            "text",
+            model=_model_name(cmd.get("model")),
+            dataset=f"input {inp} / output {outp} tokens" if inp and outp else None,
+            num_prompts=_cell_number(said.get("num_requests", "")) or math.nan,
+            max_concurrency=_cell_number(said.get("concurrency", "")) or math.nan,
+        )
         for c, label in labels.items():
             v = _cell_number(cells[c])
             if v is None:

@@ -49,6 +49,7 @@ import re
 
 from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, last_command, split_n
 
 NAME = "trtllm-gptmanager"
@@ -111,17 +112,14 @@ def settings(cmd: str | None, run: str) -> dict:
     rate = _option(cmd, "--request_rate")
     if cmd and rate != rate:
         rate = -1.0  # "Skipping this arg or negative value will trigger offline/0-delay" (its --help)
-    return {
-        "run": run,
-        "format": "[BENCHMARK] lines" if cmd is None else "[BENCHMARK] lines under their command",
-        "model": None,
-        "dataset": None,
-        "num_prompts": _option(cmd, "--max_num_samples"),
-        "request_rate": math.inf if rate < 0 else rate,  # -1, the default: every request at once
-        "max_concurrency": _option(cmd, "--concurrency"),
-        "burstiness": math.nan,
-        "metadata": f"cli_command={cmd}" if cmd else None,
-    }
+    return run_settings(
+        run,
+        "[BENCHMARK] lines" if cmd is None else "[BENCHMARK] lines under their command",
+        num_prompts=_option(cmd, "--max_num_samples"),
+        request_rate=math.inf if rate < 0 else rate,  # -1, the default: every request at once
+        max_concurrency=_option(cmd, "--concurrency"),
+        metadata=f"cli_command={cmd}" if cmd else None,
+    )
 
 
 def _runs(lines: list[str]) -> list[list[tuple[int, str, float]]]:

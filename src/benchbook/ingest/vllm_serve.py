@@ -80,25 +80,17 @@ from benchbook.ingest.core import (
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
 from benchbook.ingest.rows import Row, row, row_type
+from benchbook.ingest.serving_settings import SETTINGS, run_settings
 from benchbook.ingest.text import Lines, contains, continued, first_char, split_n, whole
 from benchbook.ingest.tgi import hub_id
 from benchbook.nouns import counted
 
 NAME = "vllm-bench-serve"
 
-SETTINGS = {
-    "run": "str",
-    "format": "str",
-    "model": "str",
-    "dataset": "str",
-    "num_prompts": "float64",
-    "request_rate": "float64",
-    "max_concurrency": "float64",
-    "burstiness": "float64",
-    "metadata": "str",
-}
 #: A tidy row's columns, in the order its tuple holds them.
 _ROW = row_type(SETTINGS)
+#: The settings a block's context may state.
+_SAID = ("dataset", "num_prompts", "request_rate", "max_concurrency", "burstiness", "metadata")
 
 METRICS = {
     "completed": "req: requests that succeeded",
@@ -1010,16 +1002,16 @@ def _parse_object(obj: dict, text: str, offset: int, source: str, records, rejec
     def line_of(key):
         return base_line if single_line else _line_of(text, offset, key)
 
-    settings = {
-        "run": obj.get("label") or run,
-        "format": "json",
-        "model": _model(obj.get("model_id") or obj.get("model")),
-        "dataset": obj.get("dataset_name") or obj.get("dataset"),
-        "num_prompts": _opt_float(obj.get("num_prompts")),
-        "request_rate": _opt_float(obj.get("request_rate", math.nan)),
-        "max_concurrency": _opt_float(obj.get("max_concurrency")),
-        "burstiness": _opt_float(obj.get("burstiness")),
-    }
+    settings = run_settings(
+        obj.get("label") or run,
+        "json",
+        model=_model(obj.get("model_id") or obj.get("model")),
+        dataset=obj.get("dataset_name") or obj.get("dataset"),
+        num_prompts=_opt_float(obj.get("num_prompts")),
+        request_rate=_opt_float(obj.get("request_rate", math.nan)),
+        max_concurrency=_opt_float(obj.get("max_concurrency")),
+        burstiness=_opt_float(obj.get("burstiness")),
+    )
     meta = []
     kept: list[dict] = []
     cells = 0
@@ -1287,17 +1279,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
             # the heading nearest above, in this block's lines or an earlier block's: a heading names
             # every block under it (`headings.run_names` tells them apart), not the first alone
             heading = ctx.get("heading", heading)
-            settings = {
-                "run": ctx.get("label") or (named.get(heading) if heading is not None else None),
-                "format": "text",
-                "model": _model(ctx.get("model")),
-                "dataset": ctx.get("dataset"),
-                "num_prompts": ctx.get("num_prompts", math.nan),
-                "request_rate": ctx.get("request_rate", math.nan),
-                "max_concurrency": ctx.get("max_concurrency", math.nan),
-                "burstiness": ctx.get("burstiness", math.nan),
-                "metadata": ctx.get("metadata"),
-            }
+            settings = run_settings(
+                ctx.get("label") or (named.get(heading) if heading is not None else None),
+                "text",
+                model=_model(ctx.get("model")),
+                **{k: ctx[k] for k in _SAID if k in ctx},
+            )
             block_records: list[dict] = []
             cells += _parse_block(lines, start, end, prefix, source, block_records, rejects, settings)
             settings["num_prompts"] = _prompts_sent(ctx, block_records, settings["num_prompts"])
@@ -1326,17 +1313,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         named = names(lines, [start for start, _ in old], doc)
         for k, (start, end) in enumerate(old, start=1):
             ctx = _context(lines, prev_end, start, doc, named)
-            settings = {
-                "run": ctx.get("label") or ctx.get("run"),
-                "format": vllm_serve_2023.FORMAT,
-                "model": _model(ctx.get("model")),
-                "dataset": ctx.get("dataset"),
-                "num_prompts": ctx.get("num_prompts", math.nan),
-                "request_rate": ctx.get("request_rate", math.nan),
-                "max_concurrency": math.nan,  # the 2023 script had no cap
-                "burstiness": math.nan,
-                "metadata": ctx.get("metadata"),
-            }
+            settings = run_settings(  # the 2023 script had no cap and no burstiness
+                ctx.get("label") or ctx.get("run"),
+                vllm_serve_2023.FORMAT,
+                model=_model(ctx.get("model")),
+                **{k: ctx[k] for k in ("dataset", "num_prompts", "request_rate", "metadata") if k in ctx},
+            )
             settings["run"] = settings["run"] or _load_label(settings) or f"block {k}"
             found, refused = vllm_serve_2023.records(lines, start, end, source, settings["num_prompts"])
             records.extend(row(_ROW, {**settings, **r}) for r in found)
