@@ -340,6 +340,9 @@ def test_power_figures_plot_the_data(seed_df):
     heights = sorted(p.get_height() for p in ax.patches)
     assert heights[0] == pytest.approx(t[t["test"] == "pp512"]["j_per_tok"].min())
     assert fig.axes[1].lines[0].get_ydata()[0] == 0.12  # tg128: the DRAM floor, dashed
+    (legend,) = fig.legends  # the kinds of mark in grey, not in one panel's colour
+    bar = legend.legend_handles[[t.get_text() for t in legend.get_texts()].index("at most")]
+    assert bar.get_facecolor()[:3] == pytest.approx((0.5, 0.5, 0.5), abs=0.01)
     fig = show_power.cv_figure(t)
     assert max(fig.axes[0].lines[0].get_ydata()) == pytest.approx(100 * 4243.14 / 9115.39)
     assert show_power.throughput_figure(t.iloc[0:0], "m") is None  # no data: no figure

@@ -512,7 +512,7 @@ def test_a_best_load_decided_inside_the_noise_of_its_slo_is_marked_fragile(seed)
     # the seed's c=128: p99 TPOT 39.59 ms against a 40 ms SLO, 1 % under it
     assert c.status == "shown" and c.evidence["slo_percentile"] == "p99 TPOT" and c.evidence["fragile"]
     assert c.evidence["margin"] == pytest.approx(39.59 / 40 - 1)
-    assert "fragile: its p99 TPOT (39.59 ms) is 1% under its SLO (40 ms)" in c.text
+    assert "fragile: run `c=128`'s p99 TPOT (39.59 ms) is 1% under its SLO (40 ms)" in c.text
     loose = wording.word("serving_saturation", cs.goodput(serving.goodput_bounds(seed, 450.0, 50.0), 450.0, 50.0))
     assert not loose.evidence["fragile"] and "fragile" not in loose.text
     assert "fragile" not in cs.goodput(gb).evidence  # no SLOs given: no margin claimed

@@ -112,6 +112,9 @@ def test_a_verdict_inside_its_noise_says_it_is_fragile(chapter):
     assert c.text.endswith(
         "This verdict is fragile: its p99 TPOT (39.59 ms) is 1% under its SLO (40 ms), inside the noise."
     )
+    # the run the verdict chose is named, so "its" cannot be read as the sweep's
+    c = wording.word(chapter, rows(fragile=True, margin=-0.0103, choice="c=128", **slo))
+    assert "This verdict is fragile: run `c=128`'s p99 TPOT (39.59 ms) is 1% under" in c.text
     # a value the sentence prints is missing: still marked fragile, never shown as firm
     c = wording.word(chapter, rows(fragile=True, margin=-0.0103, **{**slo, "slo_value": None}))
     assert c.status == "shown" and c.text.endswith(wording.load("report")["sentences"]["fragile_plain"])

@@ -7,8 +7,10 @@ import math
 
 import pandas as pd
 
+from benchbook.analysis import tracking
 from benchbook.analysis.changes import Change
 from benchbook.claims import Claim, make
+from benchbook.claims.rules import ABOVE, BELOW, versus
 
 
 def _num(v) -> float | None:
@@ -39,9 +41,36 @@ def change(runs: pd.DataFrame, c: Change, k: int, alpha: float, metric: str) -> 
     return make(f"change_{k}", "comparison", rule, ev)
 
 
-def any_change(runs: pd.DataFrame, changes: list[Change], alpha: float, metric: str, smallest_p: float) -> Claim:
+def untested(runs: pd.DataFrame, changes: list[Change], steps: pd.DataFrame, alpha: float) -> list[dict]:
+    """The stretches between the changes found (and the series' ends) too short for the permutation test
+    to split at `alpha` (`tracking.smallest_p` >= alpha) in which a step is beyond both runs' own spread:
+    a further change there could not be shown, however large, so "changed level once" needs saying so."""
+    beyond = {
+        k + 1
+        for k, s in enumerate(steps.itertuples())
+        if _num(s.noise) is not None and versus(s.value, s.previous_value, _num(s.noise)) in (ABOVE, BELOW)
+    }
+    bounds = [0, *sorted(c.index for c in changes), len(runs)]
+    return [
+        {
+            "runs": hi - lo,
+            "from_run": runs["label"].iat[lo],
+            "to_run": runs["label"].iat[hi - 1],
+            "smallest_p": tracking.smallest_p(hi - lo),
+            "first": float(runs["value"].iat[lo]),
+            "last": float(runs["value"].iat[hi - 1]),
+        }
+        for lo, hi in zip(bounds, bounds[1:], strict=False)
+        if tracking.smallest_p(hi - lo) >= alpha and any(lo < k < hi for k in beyond)
+    ]
+
+
+def any_change(
+    runs: pd.DataFrame, changes: list[Change], alpha: float, metric: str, smallest_p: float, steps=None
+) -> Claim:
     """Whether the series shows any change in level at `alpha`, with its largest change (by the
-    ratio of the levels) for the sentence that answers the chapter's question."""
+    ratio of the levels) for the sentence that answers the chapter's question, and the stretches
+    the test could not split (`untested`) for its caveat."""
     n = len(runs)
     big = max(changes, key=lambda c: abs(math.log(c.after / c.before)) if c.before and c.after else 0, default=None)
     ev = {
@@ -59,6 +88,7 @@ def any_change(runs: pd.DataFrame, changes: list[Change], alpha: float, metric: 
         # the segment its p is counted over, and how many of its runs come before the change
         "segment_runs": big.end - big.start if big and big.end else None,
         "before_runs": big.index - big.start if big and big.end else None,
+        "untested": untested(runs, changes, steps, alpha) if changes and steps is not None else [],
     }
     claim = make("changes", "anomaly", "a change is reported where the permutation test gives p < alpha", ev)
     if smallest_p >= alpha and not changes:
@@ -89,7 +119,7 @@ def step(row, metric: str) -> Claim:
 
 def build(runs: pd.DataFrame, changes: list[Change], steps: pd.DataFrame, alpha: float, metric: str, smallest_p):
     """Every claim of the chapter, in page order (unworded)."""
-    out = [any_change(runs, changes, alpha, metric, smallest_p)]
+    out = [any_change(runs, changes, alpha, metric, smallest_p, steps)]
     out += [change(runs, c, k + 1, alpha, metric) for k, c in enumerate(changes)]
     out += [step(r, metric) for _, r in steps.iterrows()]
     return out

@@ -311,10 +311,19 @@ def energy_figure(table: pd.DataFrame, floor_j: float | None = None):
         return None
     fig, axes = panel_grid(table["test"].nunique(), height=4.0)
     plot_energy(axes, table, floor_j)
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    # the legend names the kinds of mark, drawn in grey: each panel draws them in its test's colour, so
+    # one test's colour in the legend would misname the other panel's bars
+    neutral = {
+        "at most": Patch(color="grey", alpha=0.35),
+        "measured draw": Line2D([], [], marker="o", ls="", color="grey"),
+    }
     seen = {}
     for ax in np.atleast_1d(axes):
         for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            seen.setdefault(label, h)
+            seen.setdefault(label, neutral.get(label, h))
     fig.legend(seen.values(), seen.keys(), loc="lower center", ncol=len(seen), bbox_to_anchor=(0.5, 0.0))
     tight(fig, rect=(0, 0.08 / math.ceil(len(np.atleast_1d(axes)) / 2), 1, 1))
     return fig

@@ -256,7 +256,7 @@ def render(template: str, values: dict) -> str:
 
 
 # --- a chapter's wording file ---------------------------------------------------------------------
-_STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "fragile", "reasons"}
+_STATUS_KEYS = {"topic", "shown", "withheld", "implausible", "caveat", "fragile", "reasons"}
 _KIND_KEYS = {"withheld", "implausible", "fragile"}
 _EXERCISE_KEYS = {"question", "steps", "answer"}
 
@@ -411,11 +411,14 @@ def _word(data: dict, spec: dict, claim: Claim) -> Claim:
     if text is None:
         status = claim.status
         text = _first([spec.get(status), kind.get(status)], values, _frame(status))
-    elif claim.evidence.get("fragile") and not _missing(claim.evidence.get("margin")):
-        default = _frame("fragile_slo" if "slo_percentile" in claim.evidence else "fragile")
-        caveat = _first([spec.get("fragile"), kind.get("fragile"), default], values, _frame("fragile_plain"))
-        claim.caveat = caveat[:1].upper() + caveat[1:]
-        text += " " + claim.caveat
+    else:  # a shown verdict's caveats: its own (`caveat:`, where it renders), then its margin inside the noise
+        caveats = [_first([spec.get("caveat")], values, "")]
+        if claim.evidence.get("fragile") and not _missing(claim.evidence.get("margin")):
+            default = _frame("fragile_slo" if "slo_percentile" in claim.evidence else "fragile")
+            caveats.append(_first([spec.get("fragile"), kind.get("fragile"), default], values, _frame("fragile_plain")))
+        if caveats := [c[:1].upper() + c[1:] for c in caveats if c]:
+            claim.caveat = " ".join(caveats)
+            text += " " + claim.caveat
     claim.text = text[:1].upper() + text[1:]
     return claim
 
