@@ -53,3 +53,17 @@ def test_a_json_object_without_the_reports_sections_is_not_claimed():
     other = {"engine": REPORT["engine"], "performance": REPORT["performance"]}  # no world_info, no request_info
     assert not trtllm_bench.sniff(json.dumps(other, indent=4))
     assert not trtllm_bench.sniff(json.dumps({"world_info": 1, "request_info": 2, "performance": 3}))
+
+
+def test_speculative_decodings_statistics_and_mode_are_read():
+    doc = dict(REPORT)
+    doc["decoding_stats"] = {
+        "mode": "Eagle",
+        "acceptance_length_percentiles": {"average": 2.5, "p50": 2.4},
+        "num_draft_tokens_percentiles": None,
+    }
+    _text, parsed = _parsed(doc)
+    t = parsed.table
+    al = t[t.metric == "spec_decode_acceptance_length"]
+    assert sorted(al.statistic) == ["mean", "p50"]
+    assert "speculative=Eagle" in t.metadata.iloc[0]

@@ -1027,8 +1027,10 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
 
 #: `trtllm-bench ... --report_json FILE` writes the dictionary its text report is printed from
 #: (tensorrt_llm/bench/dataclasses/reporting.py, `ReportUtility.get_statistics_dict`): `engine`, `machine`,
-#: `world_info`, `request_info`, `performance`, `streaming_metrics` (with --streaming) and `dataset`, each a
-#: section of the text report under its own key. Key -> (metric, statistic, unit, note), as the text's labels.
+#: `world_info`, `request_info`, `performance`, `streaming_metrics` (with --streaming), `decoding_stats` (with
+#: speculative decoding) and `dataset`, each a section of the text report under its own key (`report_statistics`
+#: prints `perf['request_throughput_req_s']` as `Request Throughput (req/sec)`, and so on). Key -> (metric,
+#: statistic, unit, note), as the text's labels.
 JSON_VALUES: dict[tuple[str, str], tuple[str, str, str, str | None]] = {
     ("request_info", "num_requests"): ("completed", "count", "req", None),
     ("request_info", "avg_num_concurrent_requests"): ("concurrent_requests", "mean", "req", None),
@@ -1055,6 +1057,11 @@ JSON_BLOCKS: dict[tuple[str, str], tuple[str, str]] = {
     ("dataset", "isl_stats"): ("dataset_input_length", "tok"),
     ("dataset", "osl_stats"): ("dataset_output_length", "tok"),
     ("dataset", "seq_len_stats"): ("dataset_sequence_length", "tok"),
+    # with speculative decoding (`decoding_stats`, its `mode` the decoding type): the [DT]/[ADT]/[DAR]/[AL] blocks
+    ("decoding_stats", "num_draft_tokens_percentiles"): ("spec_decode_draft_tokens", "tok"),
+    ("decoding_stats", "num_accepted_draft_tokens_percentiles"): ("spec_decode_accepted_tokens", "tok"),
+    ("decoding_stats", "draft_acceptance_rate_percentiles"): ("spec_decode_acceptance_rate", "fraction"),
+    ("decoding_stats", "acceptance_length_percentiles"): ("spec_decode_acceptance_length", "tok"),
 }
 JSON_STATS = {"minimum": "min", "maximum": "max", "average": "mean", "p50": "p50", "p90": "p90", "p95": "p95"}
 JSON_STATS["p99"] = "p99"
@@ -1124,6 +1131,9 @@ def _read_json(doc: dict, lines, source: str) -> Parsed:
         v = (doc.get(sec) or {}).get(key)
         if v not in (None, "", "None"):
             meta[name] = str(v)
+    mode = (doc.get("decoding_stats") or {}).get("mode")
+    if mode not in (None, "", "None"):
+        meta["speculative"] = str(mode)
     engine = doc.get("engine") or {}
     model = engine.get("model") if engine.get("model") not in (None, "None") else engine.get("model_path")
     dataset = (doc.get("dataset") or {}).get("dataset_path")
