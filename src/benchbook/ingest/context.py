@@ -919,7 +919,8 @@ _ON_PART_LOWER = re.compile(
 )
 _ON_PRODUCT = re.compile(r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
-_YAML_OPEN = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z][\w-]*)\s*:\s*(?:#.*)?$")
+#: A JSON object's opening line (`"machine": {`, one key a line as `json.dump(indent=...)` writes) opens one too.
+_YAML_OPEN = re.compile(r'^(\s*(?:-\s+)?)"?([A-Za-z][\w-]*)"?\s*:\s*(?:\{\s*)?(?:#.*)?$')
 #: A key's meaning inside a mapping the key alone does not give: a report's `accelerator: {model: ...,
 #: count: ...}` (llm-d's benchmark report: the accelerator's model is the device) and `model: {name: ...}`.
 #: TensorRT-LLM's extra LLM-API options (`--extra_llm_api_options FILE.yml`) nest `dtype` in `kv_cache_config:`,
@@ -929,6 +930,9 @@ NESTED: dict[str, dict[str, str]] = {
     "device": {**dict.fromkeys(("model", "name", "type", "product"), "device"), "count": "device_count"},
     "model": dict.fromkeys(("name", "id", "path", "model_id"), "model"),
     "kv_cache_config": {"dtype": "kv_dtype"},
+    # trtllm-bench's `--report_json` `machine` object (reporting.py, from nvidia-smi: `name`, `memory.total`,
+    # `clocks.mem`), its MACHINE DETAILS section: its `name` is the GPU's
+    "machine": {"name": "device"},
 }
 #: Ollama's obench.sh: `echo "Running benchmark $count times using model: $model"` names the model
 #: (one Ollama name, no spaces); what follows it on the line (an author's `(30.3W)`) is not the model.
@@ -1980,7 +1984,8 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         for k, v in pairs:
             if skipped and _norm(k) == "rate" and skipped.pop(0) == v:
                 continue
-            name = KEYS.get(_norm(k))
+            parent = KEYS.get(r.parents[-1][1], r.parents[-1][1]) if r.parents else None
+            name = NESTED.get(parent, {}).get(_norm(k)) or KEYS.get(_norm(k))
             if _norm(k) == "backend" and v.startswith('"') and json.loads(v) in _NATIVE_BACKENDS:
                 r.add("engine", _NATIVE_BACKENDS[json.loads(v)], i, "json", f"{k}: {v}")
             if name:

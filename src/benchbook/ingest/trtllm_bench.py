@@ -654,6 +654,10 @@ def parse(text: str | Lines, source: str) -> Parsed:
     """Every trtllm-bench report in a text (a log, a write-up or the bare report)."""
     if not isinstance(text, (str, Lines)):
         raise ParseError(source, None, "expected text")
+    if search(_JSON_SNIFF_RE, text):
+        report = _statistics_dict(whole(text))
+        if report is not None:
+            return _read_json(report, split_n(text), source)
     lines = [_restated(LOG_RE.sub("", s)) for s in split_n(text)]
     reports = _reports(_sections(lines))
     names: list[str | None] = [_log_name(lines, r[0][1]) for r in reports]
@@ -966,10 +970,12 @@ _SNIFF_LABEL_RE = re.compile(
 
 
 def sniff(text: str | Lines) -> bool:
-    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers, or, where the
-    text names `trtllm-bench`, the overview's lines alone (`_bare_overviews`, a unit moved after the number
-    too) or a table of them (`_tables`)."""
+    """True for a text holding a trtllm-bench PERFORMANCE OVERVIEW banner and its numbers, the JSON of
+    `--report_json` (`_statistics_dict`), or, where the text names `trtllm-bench`, the overview's lines
+    alone (`_bare_overviews`, a unit moved after the number too) or a table of them (`_tables`)."""
     if search(_SNIFF_RE, text) and search(_SNIFF_LABEL_RE, text):
+        return True
+    if search(_JSON_SNIFF_RE, text) and _statistics_dict(whole(text)) is not None:
         return True
     if not search(COMMAND_SNIFF_RE, text):
         return False
@@ -1015,6 +1021,154 @@ def refuses(text: str | Lines) -> tuple[int, str] | None:
     )
 
 
+#: `trtllm-bench ... --report_json FILE` writes the dictionary its text report is printed from
+#: (tensorrt_llm/bench/dataclasses/reporting.py, `ReportUtility.get_statistics_dict`): `engine`, `machine`,
+#: `world_info`, `request_info`, `performance`, `streaming_metrics` (with --streaming), `decoding_stats` (with
+#: speculative decoding) and `dataset`, each a section of the text report under its own key (`report_statistics`
+#: prints `perf['request_throughput_req_s']` as `Request Throughput (req/sec)`, and so on). Key -> (metric,
+#: statistic, unit, note), as the text's labels.
+JSON_VALUES: dict[tuple[str, str], tuple[str, str, str, str | None]] = {
+    ("request_info", "num_requests"): ("completed", "count", "req", None),
+    ("request_info", "avg_num_concurrent_requests"): ("concurrent_requests", "mean", "req", None),
+    ("request_info", "avg_input_length"): ("input_length", "mean", "tok", None),
+    ("request_info", "avg_output_length"): ("output_length", "mean", "tok", None),
+    ("world_info", "issue_rate"): ("issue_rate", "value", "req/s", None),
+    ("performance", "total_latency_ms"): ("duration", "value", "s", _MS_TO_S),
+    ("performance", "avg_request_latency_ms"): ("e2el", "mean", "ms", None),
+    ("performance", "request_throughput_req_s"): ("request_throughput", "value", "req/s", None),
+    ("performance", "system_output_throughput_tok_s"): ("output_throughput", "value", "tok/s", None),
+    ("performance", "system_total_throughput_tok_s"): ("total_token_throughput", "value", "tok/s", None),
+    ("performance", "output_throughput_per_user_tok_s"): ("per_user_output_throughput", "mean", "tok/s/user", None),
+    ("performance", "output_throughput_per_gpu_tok_s"): ("output_throughput_per_gpu", "value", "tok/s/gpu", None),
+    ("streaming_metrics", "token_output_speed_tok_s"): ("output_token_throughput_per_user", "mean", "tok/s/user", None),
+    ("streaming_metrics", "avg_ttft_ms"): ("ttft", "mean", "ms", None),
+    ("streaming_metrics", "avg_tpot_ms"): ("tpot", "mean", "ms", None),
+}
+#: The percentile blocks ([Latency], [TPOT], [TTFT], [GTPS] and the dataset table of the text): key -> (metric, unit).
+JSON_BLOCKS: dict[tuple[str, str], tuple[str, str]] = {
+    ("performance", "request_latency_percentiles_ms"): ("e2el", "ms"),
+    ("streaming_metrics", "ttft_percentiles"): ("ttft", "ms"),
+    ("streaming_metrics", "tpot_percentiles"): ("tpot", "ms"),
+    ("streaming_metrics", "gen_tps_percentiles"): ("output_token_throughput_per_user", "tok/s/user"),
+    ("dataset", "isl_stats"): ("dataset_input_length", "tok"),
+    ("dataset", "osl_stats"): ("dataset_output_length", "tok"),
+    ("dataset", "seq_len_stats"): ("dataset_sequence_length", "tok"),
+    # with speculative decoding (`decoding_stats`, its `mode` the decoding type): the [DT]/[ADT]/[DAR]/[AL] blocks
+    ("decoding_stats", "num_draft_tokens_percentiles"): ("spec_decode_draft_tokens", "tok"),
+    ("decoding_stats", "num_accepted_draft_tokens_percentiles"): ("spec_decode_accepted_tokens", "tok"),
+    ("decoding_stats", "draft_acceptance_rate_percentiles"): ("spec_decode_acceptance_rate", "fraction"),
+    ("decoding_stats", "acceptance_length_percentiles"): ("spec_decode_acceptance_length", "tok"),
+}
+JSON_STATS = {"minimum": "min", "maximum": "max", "average": "mean", "p50": "p50", "p90": "p90", "p95": "p95"}
+JSON_STATS["p99"] = "p99"
+#: Settings: (section, key) -> metadata key, as the text's ENGINE DETAILS and WORLD + RUNTIME INFORMATION.
+JSON_META = {
+    ("engine", "version"): "version",
+    ("engine", "backend"): "backend",
+    ("engine", "dtype"): "dtype",
+    ("engine", "kv_cache_dtype"): "kv_cache_dtype",
+    ("engine", "quantization"): "quantization",
+    ("engine", "max_input_length"): "max_input_length",
+    ("engine", "max_sequence_length"): "max_sequence_length",
+    ("machine", "name"): "machine",
+    ("world_info", "tp_size"): "tp",
+    ("world_info", "pp_size"): "pp",
+    ("world_info", "ep_size"): "ep",
+    ("world_info", "max_batch_size"): "max_batch_size",
+    ("world_info", "max_num_tokens"): "max_num_tokens",
+    ("world_info", "scheduling_policy"): "scheduling_policy",
+    ("world_info", "kv_cache_percentage"): "kv_memory",
+}
+#: The sections whose numbers are measurements (cells); `engine`, `machine`, `world_info` (but its issue
+#: rate) and the dataset's scalars echo settings.
+JSON_MEASURED = {"request_info", "performance", "streaming_metrics", "decoding_stats"}
+_JSON_SNIFF_RE = re.compile(r'"world_info"\s*:')
+
+
+def _statistics_dict(text: str) -> dict | None:
+    """The `--report_json` object: a JSON object with `world_info`, `request_info` and `performance`
+    objects (the sections every report has); None for any other text."""
+    import json
+
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    need = ("world_info", "request_info", "performance")
+    if isinstance(doc, dict) and all(isinstance(doc.get(k), dict) for k in need):
+        return doc
+    return None
+
+
+def _json_lines(lines: list[str]) -> dict[tuple[str, str], int]:
+    """(section, key) -> the 1-based line of `"key":` inside `"section": {` (the tool writes one key a
+    line, indented), so that each number cites its line."""
+    at: dict[tuple[str, str], int] = {}
+    section = None
+    for i, s in enumerate(lines, 1):
+        m = re.match(r'^(\s*)"(?P<k>[^"]+)"\s*:', s)
+        if not m:
+            continue
+        if len(m.group(1)) <= 4 and s.rstrip().endswith("{"):
+            section = m["k"]
+        elif section is not None:
+            at.setdefault((section, m["k"]), i)
+    return at
+
+
+def _read_json(doc: dict, lines, source: str) -> Parsed:
+    """The one run of a `--report_json` file, mapped as its text report's labels (JSON_VALUES, JSON_BLOCKS),
+    each number at the line of its key; an unknown number of a measured section is rejected, named."""
+    lines = list(lines)
+    at = _json_lines(lines)
+    out = _Out()
+    meta: dict[str, str] = {}
+    for (sec, key), name in JSON_META.items():
+        v = (doc.get(sec) or {}).get(key)
+        if v not in (None, "", "None"):
+            meta[name] = str(v)
+    mode = (doc.get("decoding_stats") or {}).get("mode")
+    if mode not in (None, "", "None"):
+        meta["speculative"] = str(mode)
+    engine = doc.get("engine") or {}
+    model = engine.get("model") if engine.get("model") not in (None, "None") else engine.get("model_path")
+    dataset = (doc.get("dataset") or {}).get("dataset_path")
+    base = {
+        "run": "report 1",
+        "format": "json",
+        "model": _model_name(model if model not in (None, "None") else None),
+        "dataset": dataset if dataset not in (None, "None") else None,
+        "num_prompts": math.nan,
+        "request_rate": math.nan,
+        "max_concurrency": math.nan,
+        "burstiness": math.nan,
+        "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
+    }
+    for sec, body in doc.items():
+        if not isinstance(body, dict):
+            continue
+        for key, v in body.items():
+            line = at.get((sec, key), 1)
+            if (sec, key) in JSON_VALUES and isinstance(v, (int, float)):
+                metric, stat, unit, note = JSON_VALUES[(sec, key)]
+                out.keep(base, line, metric, stat, float(v), unit, note)
+            elif (sec, key) in JSON_BLOCKS and isinstance(v, dict):
+                metric, unit = JSON_BLOCKS[(sec, key)]
+                for stat, x in v.items():
+                    if not isinstance(x, (int, float)):
+                        continue
+                    if stat in JSON_STATS:
+                        out.keep(base, line, metric, JSON_STATS[stat], float(x), unit)
+                    else:
+                        out.reject(line, f"{sec}.{key}.{stat}: {x}", f"{stat} is not a tidy statistic")
+            elif sec in JSON_MEASURED and isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.reject(line, f"{sec}.{key}: {v}", f"key {sec}.{key} not known to the trtllm-bench parser")
+    _burst(out, 0, source)
+    out.records.sort(key=lambda r: r["line"])
+    version = f"TensorRT-LLM {meta['version']}" if meta.get("version") else None
+    return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, version)
+
+
 TOOL = register(
     Tool(
         name=NAME,
@@ -1023,7 +1177,8 @@ TOOL = register(
         parse=parse,
         refuses=refuses,
         description="TensorRT-LLM `trtllm-bench throughput` / `trtllm-bench latency` reports, 0.16 to 1.x "
-        "(PERFORMANCE OVERVIEW, [TTFT]/[TPOT]/[Latency] percentile blocks; serving contract)",
+        "(PERFORMANCE OVERVIEW, [TTFT]/[TPOT]/[Latency] percentile blocks, or the `--report_json` object; "
+        "serving contract)",
         metrics=METRICS,
         command="trtllm-bench --model MODEL throughput|latency --dataset DATA.jsonl [--streaming --concurrency N]",
     )
