@@ -1133,17 +1133,13 @@ def _read_json(doc: dict, lines, source: str) -> Parsed:
     engine = doc.get("engine") or {}
     model = engine.get("model") if engine.get("model") not in (None, "None") else engine.get("model_path")
     dataset = (doc.get("dataset") or {}).get("dataset_path")
-    base = {
-        "run": "report 1",
-        "format": "json",
-        "model": _model_name(model if model not in (None, "None") else None),
-        "dataset": dataset if dataset not in (None, "None") else None,
-        "num_prompts": math.nan,
-        "request_rate": math.nan,
-        "max_concurrency": math.nan,
-        "burstiness": math.nan,
-        "metadata": "; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
-    }
+    base = run_settings(
+        "report 1",
+        "json",
+        model=_model_name(model if model not in (None, "None") else None),
+        dataset=dataset if dataset not in (None, "None") else None,
+        metadata="; ".join(f"{a}={b}" for a, b in meta.items() if b) or None,
+    )
     for sec, body in doc.items():
         if not isinstance(body, dict):
             continue
