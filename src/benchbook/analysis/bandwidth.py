@@ -543,6 +543,19 @@ def beyond_noise(fast, slow) -> bool:
     return float(fast["rate"]) - float(slow["rate"]) > 2 * var**0.5
 
 
+def device_keys(rows: pd.DataFrame) -> pd.Series:
+    """Per row, the device `reduce` ranks settings within (REDUCE_RULE: the printed GPU, or the CPU for a
+    CPU-only run): an accelerator run's GPU; a CPU-only run's CPU as its row or the text around it names it
+    (a write-up's `### Ryzen-7950X` table and its `### Ryzen-5975WX` table are two machines, never one's
+    slower setting), "-" where none is named."""
+    gpu = rows["gpu"].astype("string").fillna("-")
+    cpu = (
+        rows["cpu"].astype("string").fillna("-") if "cpu" in rows else pd.Series("-", index=rows.index, dtype="string")
+    )
+    on_cpu = rows["mode"] == "cpu"
+    return gpu + "|" + ("cpu " + cpu).where(on_cpu, "acc")
+
+
 def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(kept rows, every row with `kept` and `why_dropped`) by REDUCE_RULE."""
     if rows.empty:
@@ -551,7 +564,7 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     r["why_dropped"] = ""
     r.loc[r["n_depth"] > 0, "why_dropped"] = "depth > 0"
     r["_pw"] = r["power_limit_w"].fillna(np.inf)
-    r["_dev"] = r["gpu"].astype("string").fillna("-") + "|" + (r["mode"] == "cpu").map({True: "cpu", False: "acc"})
+    r["_dev"] = device_keys(r)
     live = r["why_dropped"] == ""
     top = r[live].groupby(["model_key", "_dev"])["_pw"].transform("max")
     r.loc[top.index[r.loc[top.index, "_pw"] < top], "why_dropped"] = "lower power limit"
@@ -673,12 +686,27 @@ def differences(row, placed) -> str:
     return "; ".join(said) or "the same printed settings"
 
 
+#: A heading naming one device by its index (`### GPU 0 ONLY`, `## die 2`, `CUDA1`): a card the build lists as
+#: device 0 in each run (`GGML_VK_VISIBLE_DEVICES=1` shows the second card as Vulkan device 0) is told apart
+#: from another of the same name only by it.
+DEVICE_INDEX = re.compile(r"\b(?:GPU|device|dev|card|die|ROCm|CUDA|Vulkan|SYCL)\s*#?\s*(\d+)\b", re.I)
+
+
+def several_indexed(sections: pd.Series) -> bool:
+    """Whether rows of one printed device and settings sit under headings naming different device
+    indices (`GPU 0 ONLY`, `GPU 1 ONLY`): two cards of one name, each run alone, not one card's repeats."""
+    named = {tuple(DEVICE_INDEX.findall(str(t))) for t in sections.dropna().unique() if DEVICE_INDEX.search(str(t))}
+    return len(named) > 1
+
+
 def engines(rows: pd.DataFrame) -> pd.Series:
     """Per row, the engine, build or configuration it ran on where one model and device ran on
     several ("" where not): its build (llama-bench's build_commit and build_number) where the builds
     differ, and the label above its table (section or caption, whichever differs: "Regular
     llama.cpp:", "ik_llama.cpp:") where rows of the same settings carry different labels and do not
-    all print one build. Rows of different engines are never one engine's slower settings (`reduce`)."""
+    all print one build, or where their section headings name different device indices (`GPU 0 ONLY`,
+    `GPU 1 ONLY`: `several_indexed`). Rows of different engines are never one engine's slower settings
+    (`reduce`), nor one sweep's values."""
     out = pd.Series("", index=rows.index, dtype=object)
     cols = [c for c in SETTINGS if c in rows.columns]
 
@@ -694,7 +722,11 @@ def engines(rows: pd.DataFrame) -> pd.Series:
         if build[g.index].dropna().nunique() > 1:
             out[g.index] = "build " + build[g.index].fillna("not printed").astype(str)
         for _, h in g.groupby(same[g.index], sort=False):
-            if build[h.index].notna().all() and build[h.index].nunique() == 1:
+            if (
+                build[h.index].notna().all()
+                and build[h.index].nunique() == 1
+                and not several_indexed(text("section")[h.index])
+            ):
                 continue  # one build printed by every row: one engine, whatever the labels (JSON, CSV)
             for c in ("section", "caption"):
                 if text(c)[h.index].nunique() > 1:

@@ -414,4 +414,8 @@ def prefill_claims(fastest: pd.DataFrame, models_said: dict | None = None) -> li
     """Per model and device, its fastest prompt processing (`analysis.prefill.fastest`) against the compute roof;
     `models_said`: per file name (a row's `source`), its statement of the model (`prefill`'s `model_said`)."""
     said = models_said or {}
-    return [prefill(p, f"pp_{i}", said.get(p.get("source"))) for i, (_, p) in enumerate(fastest.iterrows(), start=1)]
+    out = [prefill(p, f"pp_{i}", said.get(p.get("source"))) for i, (_, p) in enumerate(fastest.iterrows(), start=1)]
+    beyond = [c for c in out if c.status == "implausible" and "beyond_every_peak" not in c.evidence]
+    for c in beyond[1:]:  # the likely causes are said with the first warning, not again with each
+        c.evidence["warned_before"] = beyond[0].evidence.get("label") or True
+    return out

@@ -3168,6 +3168,11 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
             continue
         facts = [f for f in context.get(name) if not placeholder(f.value)]
         facts = [f for f in facts if f.source != "json"] if col in AROUND_ONLY else facts
+        if name in SECTION_DEVICES and (scoped := by_section(table, facts, context)) is not None:
+            table[col] = scoped
+            said = ", ".join(f"{f.value!r} (line {f.line})" for f in facts)
+            messages.append(f"{col}: each heading names the device of its own section only: {said}; none elsewhere")
+            continue
         if col in SAID_ONLY:
             facts = [f for f in facts if f.source in SAID_ONLY[col]]
         if col in ABOVE_ONLY and "line" in table:  # a log prints a run's settings before its results
@@ -3217,6 +3222,46 @@ def fill(table, context: Context, columns: Sequence[str] | None = None) -> list[
             lines = ", ".join(str(f.line) for f in facts[:4])
             messages.append(f"{col}: the file names {len(values)} values (lines {lines}) and ties none to the table")
     return messages
+
+
+#: Facts a heading states for its own section only, where the file's headings name several devices
+#: (`### RTX-4080` over one table, `### Ryzen-7950X (Zen4)` over the next): each table is its heading's device.
+SECTION_DEVICES = ("device", "cpu")
+
+
+def _heading_level(text: str) -> int:
+    """A Markdown heading's level (`### x` is 3); 7 for a heading that is not one (an HTML summary)."""
+    m = re.match(r"\s*(#{1,6})\s", text)
+    return len(m.group(1)) if m else 7
+
+
+def by_section(table, facts: Sequence[Fact], context: Context) -> list | None:
+    """Per row of `table` (by its `line`), the value of the fact of `facts` whose heading opens the
+    row's section (its nearest heading above, or one enclosing that: a heading of a lower level), None
+    where no such heading names one; None (no scoping) unless every fact is a heading's and the file's
+    headings name two devices or more (`SECTION_DEVICES`: a GPU's or a CPU's, on different lines). One
+    heading naming a device over a write-up (`## Benchmarks on an RTX 4090`) stays the file's device:
+    `fill` ties it to every row as before."""
+    if not facts or "line" not in table.columns or any(f.source != "heading" for f in facts):
+        return None
+    named = {f.line for n in SECTION_DEVICES for f in context.get(n) if f.source == "heading"}
+    if len(named) < 2:
+        return None
+    at = {f.line: f.value for f in facts}
+    heads = sorted(context.headings, key=lambda h: h.line)
+    out = []
+    for line in table["line"]:
+        value, limit = None, 8
+        for h in reversed([h for h in heads if line == line and h.line <= line]):
+            level = _heading_level(h.text)
+            if level >= limit:
+                continue  # a heading of a section the row's own has closed
+            if h.line in at:
+                value = at[h.line]
+                break
+            limit = level
+        out.append(value)
+    return out
 
 
 def _run_by_another(table, facts: Sequence[Fact], context: Context) -> list | None:

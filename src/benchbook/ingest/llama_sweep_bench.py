@@ -27,6 +27,7 @@ import shlex
 
 from benchbook.ingest.context import placeholder
 from benchbook.ingest.core import (
+    HEADING_RE,
     NUMBER,
     Parsed,
     ParseError,
@@ -34,6 +35,7 @@ from benchbook.ingest.core import (
     copy_ends,
     cut_item,
     finish,
+    heading_words,
     markdown_cells,
     register,
 )
@@ -59,6 +61,10 @@ _HEADER = re.compile(
     r"^\s*\|\s*PP\s*\|\s*TG\s*\|\s*N_KV\s*\|\s*T_PP s\s*\|\s*S_PP t/s\s*\|\s*T_TG s\s*\|\s*S_TG t/s\s*\|"
     r"(?:\s*RSS HWM\s*\|\s*VRAM delta\s*\|)?\s*$"
 )
+#: The header with its separator row run onto the same line (a copy that lost the table's newlines, log lines
+#: after it too: `| PP | TG | ... | S_TG t/s | | --- | --- | ... | ggml_backend_cuda_graph_compute: ...`): the rows
+#: start on the next line.
+_JOINED = re.compile(_HEADER.pattern.removesuffix(r"\s*$") + r"\s*\|\s*:?-{3,}:?\s*\|")
 _SETTINGS_LINE = re.compile(r"^\s*main:\s*(n_kv_max\s*=.*)$")
 _PAIR = re.compile(rf"(\w+)\s*=\s*({NUMBER})")
 _COMMAND = re.compile(r"(?:^|[\s/\\])(?:llama-)?sweep-bench(?:\.exe)?\s+-")
@@ -66,6 +72,11 @@ _COMMAND = re.compile(r"(?:^|[\s/\\])(?:llama-)?sweep-bench(?:\.exe)?\s+-")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s|<summary>)")
 _SPLIT_WORDS = re.compile(r"(?:split[-_ ]mode|(?<![\w-])-sm)\s*[\"'`=]*\s*(none|layer|row|graph|tensor)\b", re.I)
 _INT = re.compile(r"^\d+$")
+#: A log line of the tool or its libraries (`llama_model_loader: ...`, `ggml_cuda_init: ...`, `main: ...`).
+#: A printed `key = value` line (llama-server's `total time =   13188.64 ms /  1844 tokens`) is none either.
+_LOG = re.compile(
+    r"^(?:(?:llama|ggml|llm|main|print_info|load|common|system_info|build)\w*\s*:|[\w .]+=\s*[-\d.])", re.I
+)
 #: command-line flag -> llama-bench's setting (common's gpt_params flags).
 _FLAGS = {
     "-t": "threads",
@@ -85,7 +96,7 @@ _FLAGS = {
 
 def sniff(text: str | Lines) -> bool:
     """True when the text holds a llama-sweep-bench table header."""
-    return search(re.compile(_HEADER.pattern, re.M), text)
+    return search(re.compile(_HEADER.pattern, re.M), text) or search(re.compile(_JOINED.pattern, re.M), text)
 
 
 def command(raw: str) -> dict:
@@ -131,6 +142,37 @@ def _titled_split(lines: list[str], at: int) -> str | None:
     return None
 
 
+def _title(lines: list[str], at: int) -> str | None:
+    """The words of the heading nearest above line `at`: the section the table sits in, as llama-bench's
+    `section` (`### RTX-4080`, `### IQ1_M_R4 (PR)`: each table of a write-up under its own), else None."""
+    for k in range(at - 1, -1, -1):
+        if _HEADING.match(lines[k]):
+            m = HEADING_RE.match(lines[k])
+            return heading_words(m.group(1) if m else lines[k]) or None
+    return None
+
+
+def _caption(lines: list[str], at: int) -> str | None:
+    """The prose line just above the table at line `at` (blank lines between allowed), as llama-bench's
+    `caption`: what the writer calls that run (`without my change`, `after my change to CMakeLists.txt`
+    over a before/after pair); None where the line above is a heading, a table, a fence, the tool's
+    settings line, a command or a log line."""
+    for k in range(at - 1, -1, -1):
+        text = lines[k].strip()
+        if not text:
+            continue
+        if (
+            text.startswith(("|", "```", "~~~", "<"))
+            or _HEADING.match(lines[k])
+            or _SETTINGS_LINE.match(lines[k])
+            or _COMMAND.search(lines[k])
+            or _LOG.match(text)
+        ):
+            return None
+        return text if len(text) <= 100 else text[:99] + "…"
+    return None
+
+
 def _settings_line(raw: str) -> dict | None:
     """llama-bench's columns from the tool's `main: n_kv_max = ...` line, else None."""
     m = _SETTINGS_LINE.match(raw)
@@ -155,14 +197,16 @@ def parse(text: str | Lines, source: str) -> Parsed:
             said = {**said, **found}
         elif _COMMAND.search(raw) and not raw.lstrip().startswith("|"):
             said = command(raw)
-        if not _HEADER.match(raw):
+        joined = not _HEADER.match(raw) and _JOINED.match(raw)
+        if not _HEADER.match(raw) and not joined:
             i += 1
             continue
         base = {k: None for k in SETTINGS} | said | {"table_line": i + 1}
+        base["section"], base["caption"] = _title(lines, i), _caption(lines, i)
         if "extra_settings" not in said and (split := _titled_split(lines, i)):
             base["extra_settings"] = f"sm={split}"
         rows = 0
-        j = i + 2
+        j = i + 1 if joined else i + 2
         while j < len(lines) and lines[j].lstrip().startswith("|"):
             cells = markdown_cells(lines[j])
             if len(cells) not in (7, 9) or not all(_INT.match(c) for c in cells[:3]):
