@@ -31,6 +31,7 @@ from benchbook import config, declarations, executor, forked
 from benchbook.chapter import ParameterError, declared
 from benchbook.nouns import counted
 from benchbook.presentation import run_facts
+from benchbook.presentation.wording import sentence
 from benchbook.rerun import Prepared, RunError, output_lock, prepare, sanitize
 
 
@@ -311,10 +312,9 @@ def index_page(inputs: list[Input], sections: list[Section]) -> str:
             f"<p>On {_e(', '.join(s.inputs))}. "
             f'<a href="{s.chapter}.html">Read the chapter</a> &middot; '
             f'<a href="{s.chapter}.claims.json">claims ledger</a></p>',
-            f"<ul>{items}</ul>" if items else "<p>No claim's rule is met on this input.</p>",
-            f"<p>{withheld} more claim{'s' if withheld != 1 else ''} withheld, each with its reason on the page "
-            "and in the ledger.</p>"
-            if withheld
+            f"<ul>{items}</ul>" if items else f"<p>{_e(sentence('report', 'index_none_met', n=len(s.claims)))}</p>",
+            f"<p>{_e(sentence('report', 'index_withheld', withheld=withheld, n=len(s.claims)))}</p>"
+            if withheld and items
             else "",
             "</div>",
             "",

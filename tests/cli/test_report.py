@@ -375,3 +375,18 @@ def test_the_index_prints_a_claims_code_spans_as_code_not_backticks():
     page = report.index_page(report.read_inputs([SERVE]), [s])
     assert "The best run (<code>c=32</code>) does 5 TFLOP/s." in page and "`" not in page
     assert "Throughput rises at every step, 1 &lt; 2." in page
+
+
+def test_the_index_counts_each_chapters_withheld_claims_against_its_own_total():
+    """Two chapters with nothing shown gave the index page the same sentence twice ("No claim's rule is met on
+    this input."); each now counts its own claims, from the package's wording, not from Python."""
+    withheld = {"status": "withheld", "text": "x: not stated for this input, because y."}
+    shown = {"status": "shown", "text": "A verdict."}
+    none_met = report.Section("tp_scaling", "TP", ["a.md"], claims=[withheld] * 3, executed={})
+    one = report.Section("perf_per_watt", "Power", ["a.md"], claims=[withheld], executed={})
+    some = report.Section("bandwidth_roofline", "BW", ["a.md"], claims=[shown, withheld, withheld], executed={})
+    page = report.index_page(report.read_inputs([SERVE]), [none_met, one, some])
+    assert "None of its 3 claims has its rule met on this input: the chapter page says why." in page
+    assert "Its one claim&#x27;s rule is not met on this input: the chapter page says why." in page
+    assert "2 of its 3 claims withheld, each with its reason on the chapter page and in the ledger." in page
+    assert "of its 3 claims withheld" not in page.split("BW")[0]  # a chapter with none shown says so once

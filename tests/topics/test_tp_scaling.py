@@ -274,3 +274,22 @@ def test_a_reason_the_device_paragraph_does_not_give_keeps_its_words_in_the_fold
     assert rules.no_device_reason(unlisted["said"]) not in view.reason_said(unlisted)
     assert list(view.reason_said({"device": None, "said": {}})) == [rules.no_device_reason({})]
     assert view.reason_said({"device": "H200-SXM-141GB", "said": {}}) == {}
+
+
+def test_a_claim_the_bottom_line_states_is_not_glued_again_where_the_prose_names_it(monkeypatch):
+    """A one-TP file's box falls back to its shown anomalies; the anomalies paragraph glued the same sentence
+    again ("8 of 18 latency rows have p90 < p50 ...", twice on the page, issue 34: findings said once): a boxed
+    claim's glue is what the box leaves, a claim the box does not state keeps its sentence."""
+    from benchbook.presentation import bottom_line, outputs
+
+    glued = {}
+    monkeypatch.setattr(outputs, "glue", lambda name, value, markdown=False: glued.__setitem__(name, value))
+    r = _run(f"{FIX}/bloomz_1b1_seq500_tp2.md")
+    tp_scaling.page(r).glue()
+    count = "8 of 18 latency rows have p90 < p50"
+    assert count in glued["bottom_line"] and count not in glued["claim_percentile_inversions"]
+    assert bottom_line.box(r.ledger) == glued["bottom_line"]
+    glued.clear()
+    tp_scaling.page(_run()).glue()  # the seeds' box states the turn: their inversions keep the whole sentence
+    assert glued["claim_percentile_inversions"].startswith("20 of 93 latency rows have p90 < p50")
+    assert "20 of 93" not in glued["bottom_line"]

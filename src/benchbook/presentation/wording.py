@@ -467,13 +467,15 @@ def words(chapter: str) -> dict:
     return load(chapter).get("words") or {}
 
 
-def glue_claims(ledger: Ledger) -> None:
+def glue_claims(ledger: Ledger, said: dict[str, str] | None = None) -> None:
     """Glue every claim's sentence as `claim_<id>` (hidden), for `{glue:md}` in the prose; one that
-    is not applicable to the input (`Claim.not_applicable`) as nothing."""
+    is not applicable to the input (`Claim.not_applicable`) as nothing, and one in `said` (a claim the
+    bottom line states) as what it maps to (what the box leaves)."""
     from benchbook.presentation import outputs
 
+    said = said or {}
     for c in ledger.claims:  # a claim that cannot apply to the input's format says nothing on its page
-        outputs.glue(f"claim_{c.id}", c.text if c.applicable else "", markdown=True)
+        outputs.glue(f"claim_{c.id}", said.get(c.id, c.text) if c.applicable else "", markdown=True)
 
 
 def publish(ledger: Ledger) -> None:

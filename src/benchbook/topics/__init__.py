@@ -49,13 +49,18 @@ class Page:
         from benchbook.presentation.placement import undecided
         from benchbook.presentation.plotting import glue_figure
 
+        # a claim the box states is not stated again where the prose glues it: there it says what the box leaves
+        boxed = {c["id"] for c in bottom_line.pick(self.ledger, self.box)}
+        left = bottom_line.rest(self.ledger, self.box)
+        said = {i: left.get(i, "") for i in boxed}
         if self.fold_withheld:  # a claim the input cannot decide is said in the folded list, not where it
             # would stand; one withheld as a finding ("no instance found": none of the file's rows shows it)
             # is what the file shows, and stays in place, as `placement.in_place` keeps it
             for c in self.ledger.claims:
-                outputs.glue(f"claim_{c.id}", c.text if c.applicable and not undecided(c) else "", markdown=True)
+                text = said.get(c.id, c.text) if c.applicable and not undecided(c) else ""
+                outputs.glue(f"claim_{c.id}", text, markdown=True)
         else:
-            wording.glue_claims(self.ledger)
+            wording.glue_claims(self.ledger, said)
         bottom_line.glue_box(self.ledger, self.box)
         exercises.glue_exercises(self.ledger)
         for name, text in self.texts.items():
