@@ -46,6 +46,7 @@ def _text(lines):
     [
         "/app/ggml/src/iqk/iqk_mul_mat.cpp:16600: GGML_ASSERT(fms.S[j] > 0) failed",
         "Segmentation fault (core dumped)",
+        "/opt/ik_llama.cpp/ggml/src/ggml-cuda/template-instances/../mmq.cuh:4255: fatal error",
         "CUDA error: an illegal memory access was encountered",
         "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 9000.00 MiB on device 0: cudaMalloc failed: out of memory",
     ],

@@ -1791,8 +1791,9 @@ _CRASH = re.compile(
 
 
 #: What ends a llama.cpp process that failed, besides `_CRASH`: ggml's CUDA backend's `CUDA error: ...` (then it
-#: aborts), and an allocation that failed (`cudaMalloc failed: out of memory`, `... : out of memory`).
-_FAILED = re.compile(r"^\s*CUDA error\b|:\s*(?:\w+ failed:\s*)?out of memory\s*$", re.I)
+#: aborts), `GGML_ABORT("fatal error")`'s `file.cuh:4255: fatal error` (ggml_abort prints file:line: message), and
+#: an allocation that failed (`cudaMalloc failed: out of memory`, `... : out of memory`).
+_FAILED = re.compile(r"^\s*CUDA error\b|\.\w+:\d+: fatal error\s*$|:\s*(?:\w+ failed:\s*)?out of memory\s*$", re.I)
 
 #: The prefix of a parser's message that says a run stopped after its last result (`failed_after`).
 STOPPED = "warning: the run stopped"
@@ -1806,12 +1807,13 @@ def failed_after(lines, last: int) -> tuple[int, str] | None:
     for j in range(last + 1, len(lines)):
         if _CRASH.search(lines[j]) or _FAILED.search(lines[j]):
             # the failure as the tool words it, not the source paths threads print before it
-            said = _ASSERT.search(lines[j])
+            said = _ASSERT.search(lines[j]) or _FATAL.search(lines[j])
             return j + 1, (said.group(0) if said else lines[j].strip())[:100]
     return None
 
 
 _ASSERT = re.compile(r"GGML_ASSERT\(.*?\) failed")
+_FATAL = re.compile(r"[\w.-]+:\d+: fatal error\s*$")
 
 
 def stopped_message(stop: tuple[int, str], last: int, ran: str) -> str:
