@@ -43,13 +43,28 @@ def _variant(r: dict, tables: int) -> str:
 def _file_bytes_per_weight(model: str, size_gib: float, params_b: float) -> float:
     """The bytes per weight of the file llama-bench sizes (`size` GiB over `params` B, its `llama_model_size` and
     `llama_model_n_params`): a Q4_0 block keeps a scale beside its 32 weights, more than a bare 4-bit weight's
-    0.5 byte. The chapter multiplies it by the model table's (active) parameters, so for a dense model the
-    table knows it is the file's size over the table's count: a step of a dense model reads every weight, the
-    whole file as printed, and the table's `4B` for a 3.88 B file adds no bytes. A mixture of experts keeps the
-    file's average over all its parameters, for the active ones."""
-    size = hardware.model_size(model) if model else None
-    dense = size is not None and not size.moe and size.active_b
-    return float(size_gib) * 2**30 / ((float(size.active_b) if dense else float(params_b)) * 1e9)
+    0.5 byte. The chapter multiplies it by the file's printed count for a dense model (`printed_params`), so a
+    step reads the whole file as printed; a mixture of experts keeps the file's average over all its
+    parameters, for the active ones the model table gives."""
+    return float(size_gib) * 2**30 / (float(params_b) * 1e9)
+
+
+def printed_params(df: pd.DataFrame) -> dict[str, float]:
+    """{model: billions of parameters} llama-bench's rows print for a batched-bench table's model (`params`,
+    `llama_model_n_params`, of the one file both tools ran: `weights_params_b`), where the model table knows it
+    as dense (a mixture of experts computes with its active parameters, which the print does not give, and a
+    model the table does not know may be one): the file's own count, used before the table's nominal size
+    (`3.88 B`, not the `4B` of its name)."""
+    d = df[(df["tool"] == TOOL) & df["model"].notna()] if {"tool", "model"} <= set(df.columns) else df.iloc[0:0]
+    if "weights_params_b" not in d:
+        return {}
+    out = {}
+    for model, g in d.groupby("model"):
+        n = pd.to_numeric(g["weights_params_b"], errors="coerce").dropna().unique()
+        size = hardware.model_size(str(model))
+        if len(n) == 1 and n[0] > 0 and size is not None and not size.moe and size.active_b:
+            out[str(model)] = float(n[0])
+    return out
 
 
 def sweep(df: pd.DataFrame, stated: dict | None = None) -> pd.DataFrame:

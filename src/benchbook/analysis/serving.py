@@ -534,7 +534,7 @@ REQUESTS_TOLERANCE = 0.10
 
 
 #: Printed figures a page names with the line they are on (`runs` adds `<metric>_line`).
-LINED = ("peak_concurrent_requests", "peak_output_throughput")
+LINED = ("peak_concurrent_requests", "peak_output_throughput", "osl_mismatch_count", "osl_mismatch_diff_pct")
 
 
 def peak_in_flight(r: pd.DataFrame) -> pd.DataFrame:
@@ -610,8 +610,9 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
     nominal cap beside it. Columns: in_flight (the tool's measured mean concurrency where no mean
     latency is known: in_flight_measured), e2el_from ("printed", "requests": the mean of the
     per-request latencies a --save-detailed file or profile_export.jsonl holds, or "estimated"),
-    estimated (True for the last), nominal (max_concurrency, or num_prompts when uncapped),
-    utilisation = in_flight / nominal, requests_had (completed + failed), over_requests (a computed
+    estimated (True for the last), nominal (the most the run could hold in flight: max_concurrency, or the
+    prompts where fewer (prompts_below_cap; prompts_sent: num_prompts, else completed + failed), or num_prompts
+    when uncapped), utilisation = in_flight / nominal, cap_share = in_flight / max_concurrency, requests_had (completed + failed), over_requests (a computed
     in-flight count above the requests the run had, beyond REQUESTS_TOLERANCE) and estimate_beyond_duration
     where the estimate exceeds the run's own duration (no request outlasts the run: the estimate is not used,
     e2el_estimate_s keeps it)."""
@@ -671,12 +672,19 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
         if "max_concurrency_recorded" in out
         else pd.Series(True, index=out.index)
     )
-    out["nominal"] = out["max_concurrency"].fillna(out["num_prompts"].where(known))
-    out["utilisation"] = out["in_flight"] / out["nominal"]
     # no run keeps more requests in flight than it had: where rate x latency says it did, the printed
     # rate and latency cannot both describe the run (its count says so), and the figure is no load
     had = _col(out, "completed") + _col(out, "failed").fillna(0)
     out["requests_had"] = had
+    # a run of n prompts never holds more than n in flight, whatever its cap: the ceiling is the fewer of the
+    # cap and the prompts (the printed prompts, else those the run counted, each completed or failed)
+    prompts = _col(out, "num_prompts").fillna(had.where(had > 0))
+    cap = _col(out, "max_concurrency")
+    out["prompts_below_cap"] = cap.notna() & (prompts < cap)
+    out["prompts_sent"] = prompts
+    out["nominal"] = cap.where(~out["prompts_below_cap"], prompts).fillna(_col(out, "num_prompts").where(known))
+    out["utilisation"] = out["in_flight"] / out["nominal"]
+    out["cap_share"] = out["in_flight"] / cap
     out["over_requests"] = ~out["in_flight_measured"] & (out["in_flight"] > had * (1 + REQUESTS_TOLERANCE))
     return out
 
@@ -1103,6 +1111,41 @@ def output_off_asked(r: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {"run": runs.astype(str), "measured": got["o"][far], "asked": asked["o"][far], "asked_input": asked["i"][far]}
     ).assign(echo=echo.astype(bool))
+
+
+#: AIPerf's default OSL mismatch threshold (`Environment.METRICS`: OSL_MISMATCH_PCT_THRESHOLD 5 %,
+#: OSL_MISMATCH_MAX_TOKEN_THRESHOLD 50 tokens): a request counts when |actual - requested| exceeds the fewer.
+OSL_MISMATCH_PCT, OSL_MISMATCH_TOKENS = 5, 50
+
+
+def output_mismatch(r: pd.DataFrame) -> pd.DataFrame:
+    """The runs whose tool counted outputs off the length each request asked for: AIPerf's `OSL Mismatch
+    Count` (`osl_mismatch_count`, `metrics/types/osl_mismatch_metrics.py`: a request whose output token count
+    differs from its max_tokens by more than the fewer of 5 % of it and 50 tokens, by default) and its
+    `OSL Mismatch Diff %` ((actual - requested) / requested x 100 per request, signed: negative where the
+    output stopped early). Columns: run, count, requests (completed + failed, where counted), mean, low, high
+    (the diff's mean, min and max over every request with one), short (every request's diff below zero: each
+    stopped short), line (the count's). A count of zero, or none printed, is no run here."""
+    cols = ["run", "count", "requests", "mean", "low", "high", "short", "line"]
+    if "osl_mismatch_count" not in r:
+        return pd.DataFrame(columns=cols)
+    count = pd.to_numeric(r["osl_mismatch_count"], errors="coerce")
+    hit = r[count > 0]
+    had = _col(hit, "completed") + _col(hit, "failed").fillna(0)
+    high = _col(hit, "osl_mismatch_diff_pct_max")
+    return pd.DataFrame(
+        {
+            "run": hit["run"].astype(str) if "run" in hit else pd.Series("", index=hit.index),
+            "count": count[hit.index],
+            "requests": had.where(had > 0),
+            "mean": _col(hit, "osl_mismatch_diff_pct_mean"),
+            "low": _col(hit, "osl_mismatch_diff_pct_min"),
+            "high": high,
+            "short": high < 0,
+            "line": _col(hit, "osl_mismatch_count_line"),
+        },
+        columns=cols,
+    ).reset_index(drop=True)
 
 
 def workloads(r: pd.DataFrame) -> pd.Series:

@@ -151,8 +151,11 @@ def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
     (`analysis.serving.cap_said`): what the input says of a cap where no run has one, so that "no run has a
     cap" is said only where it is absent, and a cap stated or spoken of elsewhere is named by its line."""
     capped = lit[lit["max_concurrency"].notna() & lit["in_flight"].notna()]
+    if "cap_share" not in capped:  # the share of the cap itself (`littles_law` gives it)
+        capped = capped.assign(cap_share=capped["in_flight"] / capped["max_concurrency"])
     low = capped[capped["utilisation"] < UNDERFILLED]
     ev = dict(count=len(low), n=len(capped), threshold=UNDERFILLED)
+    ev["bound"] = int(capped["prompts_below_cap"].sum()) if "prompts_below_cap" in capped else 0
     if not lit["max_concurrency"].notna().any():
         ev.update(cap_said or {"cap_status": "absent"})
     # capped runs with nothing in flight to measure: every request failed, or the output format records
@@ -181,17 +184,18 @@ def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
     ev["no_throughput"] = int((blind & no_rate).sum())
     if "max_concurrency_recorded" in lit:  # runs whose output format records no cap: no absence to claim
         ev["unrecorded"] = int((lit["max_concurrency"].isna() & ~lit["max_concurrency_recorded"].astype(bool)).sum())
-    above = capped[capped["utilisation"] > OVERFILLED]
+    # above the cap itself (not the prompts: a run over its prompts is `over_requests`, said on its own)
+    above = capped[capped["cap_share"] > OVERFILLED]
     # an estimated E2EL (TTFT + TPOT x output tokens, blind to how they co-vary) that puts more in
     # flight than the cap lets in overstates the latency: said of the estimate, not of the run's figures
     guessed = above["estimated"].fillna(False).astype(bool) if "estimated" in above else pd.Series(False, above.index)
     over = above[~guessed]
     ev["over"], ev["est_over"] = len(over), int(guessed.sum())
     if guessed.any():
-        e = above[guessed].loc[above.loc[guessed, "utilisation"].idxmax()]
+        e = above[guessed].loc[above.loc[guessed, "cap_share"].idxmax()]
         ev.update(est_run=str(e["run"]), est_in_flight=_f(e["in_flight"]), est_cap=_f(e["max_concurrency"]))
     if len(over):  # the worst: its rate x latency, and rate x duration against the requests sent
-        o = over.loc[over["utilisation"].idxmax()]
+        o = over.loc[over["cap_share"].idxmax()]
         ev.update(
             over_run=str(o["run"]),
             over_tool=o.get("tool"),
@@ -211,13 +215,15 @@ def underfilled(lit: pd.DataFrame, cap_said: dict | None = None) -> Claim:
             run=str(w["run"]),
             in_flight=_f(w["in_flight"]),
             cap=_f(w["max_concurrency"]),
+            prompts=_f(w["prompts_sent"]) if bool(w.get("prompts_below_cap")) else None,
             utilisation=_f(w["utilisation"]),
             estimated=bool(w["estimated"]),
             rate=_f(w.get("request_rate_used")),
             latency_s=_f(w.get("mean_e2el_s")),
         )
     rule = (
-        f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the concurrency cap; above "
+        f"mean in flight (request throughput x mean E2EL) under {UNDERFILLED:.0%} of the most the run could hold "
+        f"(its concurrency cap, or its prompts where fewer: n prompts never hold more than n in flight); above "
         f"{OVERFILLED:.0%} of it (`over`), the printed rate and latency cannot both hold for a run held at that cap; "
         f"the count is fragile when a run's utilisation / {UNDERFILLED:.0%} - 1 is inside a run's noise "
         f"({RUN_NOISE:.0%}), and then says the range it could take"

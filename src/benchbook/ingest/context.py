@@ -1471,6 +1471,7 @@ def _read(lines: list[str], first: int) -> Context:
     _read_cpu_only(r, lines, first)
     _read_npu(r)
     _per_gpu_twins(r, lines)
+    _per_replica(r)
     labels = _read_captions(r, lines, first)  # last: a caption's scope holds every fact read from its line
     posts = _read_posts(r, lines, first)
     if first == 1:
@@ -1725,8 +1726,14 @@ _WARMUP = re.compile(r"\bwarm[-\s]?up\b", re.I)
 
 
 def _warmup(line: str, start: int) -> bool:
-    """Whether the count at `start` is the warmup's (`_WARMUP` in the 24 characters before it)."""
-    return bool(_WARMUP.search(line[max(0, start - 24) : start]))
+    """Whether the count at `start` is the warmup's (`_WARMUP` in the 24 characters before it), or one the line
+    computes (`_COMPUTED`)."""
+    return bool(_WARMUP.search(line[max(0, start - 24) : start])) or bool(_COMPUTED.search(line[:start]))
+
+
+#: A count a line computes: the result of an equation, `= N` after arithmetic on numbers (`S = G x P = 150 x 5 =
+#: 750 requests`, a workload's sizing comment): a quantity worked out, no statement of the requests a run sent.
+_COMPUTED = re.compile(r"\d\s*[x×*+/]\s*[\d,.]+\s*=\s*$")
 
 
 _OFFERED_COUNT = re.compile(r"\d[\d,]*\s*(?:or|to|and|-|–)\s*$", re.I)
@@ -2868,6 +2875,19 @@ def _read_paths(r: _Reader, line: str, i: int) -> None:
 #: len(observed_gpu_ids)`), one GPU's mean.
 _TOTAL_GPU_TWIN = re.compile(r"[\"']?([a-z0-9]+)_total_gpu_power_w[\"']?\s*[:=]")
 _POWER_KEY = re.compile(r"^[\"']?([a-z0-9]+)_power_w[\"']?\s*[:=]")
+
+
+def _per_replica(r: _Reader) -> None:
+    """On a line whose counted pods give every GPU (`4 vLLM pods ..., each with 4 H100 GPUs`: 16, all GPUs), the
+    pod's own count read from the same line (4) is one replica's devices: scoped "per replica", not a second
+    count of the run's devices."""
+    for k, f in enumerate(r.facts):
+        if f.name != "device_count" or f.scope not in (None, "scope not stated"):
+            continue
+        pods, each = _PODS.search(f.text), _PER_MACHINE.search(f.text)
+        whole = any(g.name == "device_count" and g.line == f.line and g.scope == "all GPUs" for g in r.facts)
+        if pods and each and whole and str(f.value) == (each.group(1) or each.group(2)):
+            r.facts[k] = replace(f, scope="per replica")
 
 
 def _per_gpu_twins(r: _Reader, lines: list[str]) -> None:

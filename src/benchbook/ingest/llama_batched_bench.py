@@ -33,6 +33,7 @@ import shlex
 
 import pandas as pd
 
+from benchbook.ingest import llama_bench
 from benchbook.ingest.core import (
     NUMBER,
     QUOTE,
@@ -363,7 +364,35 @@ def parse(text: str | Lines, source: str) -> Parsed:
     for k, raw in enumerate(lines):  # llama.cpp's bench script prints llama-bench's table after this one
         if _LLAMA_BENCH_HEADER.match(raw) and not any(re.search(r"\d", b) for b in lines[k + 2 : k + 3]):
             messages.append(f"{source}:{k + 1}: a llama-bench table header with no row under it (nothing to read)")
+    header = next((k for k, s_ in enumerate(lines) if _HEADER.match(s_)), None)
+    stop = llama_bench.failed_after(lines, header) if not records and header is not None else None
+    if stop is not None:  # the header printed, then the process failed before its first row
+        raise ParseError(source, stop[0], f"llama-batched-bench stopped before its first row: `{stop[1]}`; no result")
+    if records:  # a process that failed after its last row: the batches after it never ran
+        last = max(r["line"] for r in records) - 1
+        stop = llama_bench.failed_after(lines, last)
+        if stop is not None:
+            messages.append(llama_bench.stopped_message(stop, last, _ran(records, lines)))
     return finish(TOOL, source, records, rejects, messages, empty="no llama-batched-bench row found")
+
+
+#: The batch sizes a command asks for (`-npl 1,2,4`).
+_NPL = re.compile(r"(?:^|\s)-npl\s+(\d+(?:,\d+)*)")
+
+
+def _ran(records: list[dict], lines) -> str:
+    """The batch sizes the last table printed and, where the file's one `-npl` list asks for more, those it
+    did not reach: 'B 1 and 2 ran; B 4 of -npl 1,2,4 did not'."""
+    table = max(r["table"] for r in records)
+    done = sorted({r["batch"] for r in records if r["table"] == table})
+    asked = {m.group(1) for s in lines for m in [_NPL.search(s)] if m}
+    said = f"B {', '.join(map(str, done[:-1])) + ' and ' if len(done) > 1 else ''}{done[-1]} ran"
+    if len(asked) == 1:
+        listed = next(iter(asked))
+        left = [int(b) for b in listed.split(",") if int(b) > done[-1]]
+        if left:
+            said += f"; B {', '.join(map(str, left))} of -npl {listed} did not"
+    return said
 
 
 #: llama.cpp's `parallel` example (examples/parallel/parallel.cpp) ends with its totals over every client:

@@ -1744,6 +1744,12 @@ def parse(text: str | Lines, source: str) -> Parsed:
         )
     _name_fields(out)
     out.records.sort(key=lambda r: r["line"])
+    if out.records:  # a process that failed after its last row: the tests after it never ran
+        last = out.records[-1]
+        stop = failed_after(lines, last["line"] - 1)
+        if stop is not None:
+            ran = f"its rows up to {last.get('test') or 'that one'} ran, none after"
+            out.messages.append(stopped_message(stop, last["line"] - 1, ran))
     return finish(TOOL, source, out.records, out.rejected, out.messages, out.cells, _builds)
 
 
@@ -1782,6 +1788,37 @@ _CRASH = re.compile(
     r"|GGML_ASSERT\(.*\) failed|^\s*terminate called after throwing an instance of\b",
     re.I,
 )
+
+
+#: What ends a llama.cpp process that failed, besides `_CRASH`: ggml's CUDA backend's `CUDA error: ...` (then it
+#: aborts), `GGML_ABORT("fatal error")`'s `file.cuh:4255: fatal error` (ggml_abort prints file:line: message), and
+#: an allocation that failed (`cudaMalloc failed: out of memory`, `... : out of memory`).
+_FAILED = re.compile(r"^\s*CUDA error\b|\.\w+:\d+: fatal error\s*$|:\s*(?:\w+ failed:\s*)?out of memory\s*$", re.I)
+
+#: The prefix of a parser's message that says a run stopped after its last result (`failed_after`).
+STOPPED = "warning: the run stopped"
+
+
+def failed_after(lines, last: int) -> tuple[int, str] | None:
+    """(line, text) of the first line after the output's last result row (`last`, 0-based) that says the
+    process failed: an abort or signal (`_CRASH`: `GGML_ASSERT(...) failed`, `Segmentation fault`,
+    `Aborted`, ...), a CUDA error or a failed allocation (`_FAILED`), else None. The rows before it ran; what
+    the run had still to do after them did not."""
+    for j in range(last + 1, len(lines)):
+        if _CRASH.search(lines[j]) or _FAILED.search(lines[j]):
+            # the failure as the tool words it, not the source paths threads print before it
+            said = _ASSERT.search(lines[j]) or _FATAL.search(lines[j])
+            return j + 1, (said.group(0) if said else lines[j].strip())[:100]
+    return None
+
+
+_ASSERT = re.compile(r"GGML_ASSERT\(.*?\) failed")
+_FATAL = re.compile(r"[\w.-]+:\d+: fatal error\s*$")
+
+
+def stopped_message(stop: tuple[int, str], last: int, ran: str) -> str:
+    """The parser's note of a run that failed after its last row (`failed_after`): where, and what ran."""
+    return f"{STOPPED} at line {stop[0]} (`{stop[1]}`), after its last row (line {last + 1}): {ran}"
 
 
 def crashed(lines) -> tuple[int, str] | None:

@@ -41,7 +41,7 @@ from benchbook.ingest.core import (
 )
 from benchbook.ingest.llama_batched_bench import within
 from benchbook.ingest.llama_bench import SETTINGS as BENCH_SETTINGS
-from benchbook.ingest.llama_bench import test_name
+from benchbook.ingest.llama_bench import failed_after, stopped_message, test_name
 from benchbook.ingest.text import Lines, search, split_n
 
 NAME = "llama-sweep-bench"
@@ -242,6 +242,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
         if not rows:
             messages.append(f"{source}:{i + 1}: a llama-sweep-bench table header with no row under it")
         i = j
+    header = next((k for k, s_ in enumerate(lines) if _HEADER.match(s_)), None)
+    stop = failed_after(lines, header) if not records and header is not None else None
+    if stop is not None:  # the header printed, then the process failed before its first row
+        raise ParseError(source, stop[0], f"llama-sweep-bench stopped before its first row: `{stop[1]}`; no result")
+    if records:  # a process that failed after its last row: the depths after it never ran
+        last = max(r["line"] for r in records) - 1
+        stop = failed_after(lines, last)
+        if stop is not None:
+            depths = [r["n_depth"] for r in records if r["table_line"] == records[-1]["table_line"]]
+            ran = f"its last table's depths N_KV {min(depths)} to {max(depths)} ran, none deeper"
+            messages.append(stopped_message(stop, last, ran))
     return finish(TOOL, source, records, rejects, messages, empty="no llama-sweep-bench row found")
 
 

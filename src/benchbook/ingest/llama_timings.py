@@ -466,7 +466,17 @@ def parse(text: str | Lines, source: str) -> Parsed:
         same = [x for x in records if x["request"] == r["request"]]
         for k in ("n_prompt", "n_gen"):
             r[k] = next((x[k] for x in same if x.get(k) is not None), None)
-    return finish(TOOL, source, records, rejects, empty="no llama.cpp timing line ('eval time = T ms / N ...') read")
+    messages = []
+    if records:  # a process that failed after its last timing: what it had still to do never ran
+        from benchbook.ingest.llama_bench import failed_after, stopped_message
+
+        last = max(r["line"] for r in records) - 1
+        stop = failed_after(lines, last)
+        if stop is not None:
+            messages.append(stopped_message(stop, last, "the timings above it ran, nothing after"))
+    return finish(
+        TOOL, source, records, rejects, messages, empty="no llama.cpp timing line ('eval time = T ms / N ...') read"
+    )
 
 
 #: An Ollama block's phases: (rate key, count key, duration key, metric prefix, count column).

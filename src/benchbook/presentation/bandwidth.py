@@ -304,6 +304,11 @@ def drafted_note(drafted: list[dict]) -> str | None:
     return _say("drafted_note", items=drafted) if drafted else None
 
 
+def stopped_note(stopped: list[str]) -> str | None:
+    """The parsers' notes of a run that failed after its last row (`ingest.llama_bench.failed_after`)."""
+    return _say("stopped_note", items=[m.removeprefix("warning: ") for m in stopped]) if stopped else None
+
+
 def sweep_note(swept: dict, n_dropped: int) -> str:
     """One paragraph on the rows the chapter did not place and the rule that chose them."""
     if not n_dropped:

@@ -691,7 +691,11 @@ def audit_sentence(
 def notes_sentence(messages: list[str], set_aside: str | None, results: bool, alone: int) -> str:
     """What the parser noted, what was set aside, and an input with no batch size to measure."""
     return _say(
-        "notes", messages=[m.rstrip(".") for m in messages], set_aside=set_aside or "", results=results, alone=alone
+        "notes",
+        messages=[m.removeprefix("warning: ").rstrip(".") for m in messages],
+        set_aside=set_aside or "",
+        results=results,
+        alone=alone,
     )
 
 

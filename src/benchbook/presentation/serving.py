@@ -250,11 +250,11 @@ def littles_table(lit: pd.DataFrame) -> pd.DataFrame:
     t = lit.assign(utilisation=100 * lit["utilisation"])
     cols = {
         "run": "run",
-        "nominal": "cap (requests; prompts when uncapped)",
+        "nominal": "most in flight (the cap, or the prompts where fewer or uncapped)",
         "request_throughput": "throughput (req/s)",
         "mean_e2el_s": "mean end-to-end latency (s)",
         "in_flight": "in flight (requests)",
-        "utilisation": "in flight / cap (%)",
+        "utilisation": "in flight / most (%)",
     }
     if t["estimated"].any():
         cols["estimated"] = "latency estimated from TTFT and TPOT"
@@ -446,6 +446,21 @@ def asked_output_note(r: pd.DataFrame) -> str:
         asked=float(w["asked"]),
         asked_input=float(w["asked_input"]),
         echo=bool(w["echo"]),
+    )
+
+
+def output_mismatch_note(r: pd.DataFrame) -> str:
+    """The runs whose tool counted outputs off the length asked (`analysis.serving.output_mismatch`): how
+    many, by how much, and that the rates are of those outputs; nothing where none is."""
+    off = serving.output_mismatch(r)
+    if off.empty:
+        return ""
+    return _say(
+        "output_mismatch",
+        runs=[{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items()} for row in off.to_dict("records")],
+        named=len(r) > 1,
+        pct=serving.OSL_MISMATCH_PCT,
+        tokens=serving.OSL_MISMATCH_TOKENS,
     )
 
 

@@ -14,6 +14,7 @@ from benchbook import config, ingest
 from benchbook.analysis import bandwidth, precision, prefill, roofline, serving
 from benchbook.claims import Ledger
 from benchbook.claims import bandwidth as bandwidth_claims
+from benchbook.ingest import llama_bench
 from benchbook.presentation import bandwidth as show
 from benchbook.presentation import bottom_line, placement, tables, wording
 from benchbook.topics import Page
@@ -40,6 +41,7 @@ class Result:
     pp_unparsed: list[dict]  # prompt-processing records whose JSON does not parse: test, line
     conflicted: list[dict]  # configurations printed more than once with different rates: kind, lines
     drafted: list[dict]  # llama.cpp requests whose decode a drafter made: line, tokens, rate, accepted
+    stopped: list = None  # the parsers' notes of a run that failed after its last row (`llama_bench.failed_after`)
 
 
 def analyse(p: dict) -> Result:
@@ -51,10 +53,13 @@ def analyse(p: dict) -> Result:
     llama += [f for f in p["source"] if "llama-sweep-bench" in found[f] and f not in llama]
     bench = {f: "llama-bench" if "llama-bench" in found[f] else "llama-sweep-bench" for f in llama}
     vllm = [f for f in p["source"] if "vllm-bench-offline" in found[f]]
-    read = [ingest.read_all([f], tool=bench[f])[0] for f in llama]
+    both = [ingest.read_all([f], tool=bench[f]) for f in llama]
+    read = [d for d, _ in both]
+    stopped = [m for _, ms in both for m in ms if m.startswith(llama_bench.STOPPED)]
     df = pd.concat(read, ignore_index=True) if read else pd.DataFrame(columns=["metric", "statistic"])
     timed = [f for f in p["source"] if "llama-timings" in found[f]]
-    tdf = ingest.read_all(timed, tool="llama-timings")[0] if timed else pd.DataFrame()
+    tdf, tms = ingest.read_all(timed, tool="llama-timings") if timed else (pd.DataFrame(), [])
+    stopped += [m for m in tms if m.startswith(llama_bench.STOPPED)]
     requests = bandwidth.titled(bandwidth.request_rows(tdf), timed)  # llama.cpp's timings: one request each
     rows = bandwidth.generation_rows(df)
     rows = pd.concat([rows, requests], ignore_index=True) if len(requests) else rows
@@ -101,6 +106,7 @@ def analyse(p: dict) -> Result:
         pp_unparsed,
         conflicted,
         bandwidth.drafted(tdf),
+        stopped,
     )
 
 
@@ -164,6 +170,7 @@ def page(r: Result) -> Page:
             len(r.drafted),
         ),
         show.drafted_note(r.drafted),
+        show.stopped_note(r.stopped or []),
         show.latency_note(r.latency),
         show.request_note(r.points, r.prompt),
     ]

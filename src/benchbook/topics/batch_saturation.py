@@ -79,6 +79,7 @@ def analyse(p: dict) -> Result:
     printed = {}
     for text in texts:
         printed.update(batch.printed_params(text))
+    printed.update(batched_bench.printed_params(df))  # llama-bench's params for a batched-bench table's file
     runs = batch.offline_runs(df, stated)
     if found.device and found.counted and len(runs):  # the devices the file says the run spans (`8x H100`)
         held = runs["devices"].astype(float) if "devices" in runs else pd.Series(np.nan, index=runs.index)

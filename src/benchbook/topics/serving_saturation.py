@@ -254,7 +254,7 @@ def page(res: Result) -> Page:
             [res.ledger.get(k).evidence.get("series") for k in ("knee", "growth")],
         ),
         rate_note=show.assumed_rate_note(r, serving.rate_said(p["source"])),
-        asked_output=show.asked_output_note(r),
+        asked_output=" ".join(t for t in (show.asked_output_note(r), show.output_mismatch_note(r)) if t),
         figures=show.figures_sentence(res.lit, res.goodput, p["slo_ttft_ms"], p["slo_tpot_ms"], book=_book_slos(p)),
         goodput_limits=show.goodput_limits(res.goodput, _book_slos(p)),
         curve_note=show.curve_note(res.curve, var),
