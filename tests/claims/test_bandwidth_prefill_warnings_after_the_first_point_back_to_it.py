@@ -7,10 +7,13 @@ one warning keeps the whole sentence."""
 from __future__ import annotations
 
 from benchbook import config, ingest
-from benchbook.analysis import bandwidth, prefill
+from benchbook.analysis import prefill
 from benchbook.claims import bandwidth as bandwidth_claims
 
-PR494 = config.FIXTURES_DIR / "llama-sweep-bench/ik_llama_pr494_iq1_m_vs_iq1_m_r4_llama3_8b_rtx4080_device_in_prose_description.md"
+PR494 = (
+    config.FIXTURES_DIR
+    / "llama-sweep-bench/ik_llama_pr494_iq1_m_vs_iq1_m_r4_llama3_8b_rtx4080_device_in_prose_description.md"
+)
 
 
 def _claims(path, keep: int | None = None):
