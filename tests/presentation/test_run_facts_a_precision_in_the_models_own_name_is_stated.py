@@ -41,3 +41,11 @@ def test_another_untagged_model_beside_a_tagged_one_leaves_no_one_precision():
         "vllm bench serve --model mattbucci/gemma-4-12B-AWQ --num-prompts 10\n"
     )
     assert "precision" not in facts
+
+
+def test_the_untagged_base_model_in_a_command_of_its_own_is_another_checkpoint():
+    facts = _facts(
+        "vllm bench throughput --model Qwen/Qwen3-8B --input-len 1024\n"
+        "vllm bench throughput --model Qwen/Qwen3-8B-FP8 --input-len 1024\n"
+    )
+    assert "precision" not in facts

@@ -105,7 +105,8 @@ def _name_tag(out: list[Stated]) -> tuple[str, tuple[int, ...]] | None:
 
     lines: dict[str, list[int]] = {}
     written: dict[str, str] = {}
-    bare, tagged = [], []
+    bare: list[tuple[str, tuple[int, ...]]] = []
+    tagged: list[tuple[str, tuple[int, ...]]] = []
     for s in out:
         if s.name not in ("model", "path_model"):
             continue
@@ -114,12 +115,14 @@ def _name_tag(out: list[Stated]) -> tuple[str, tuple[int, ...]] | None:
             if t := precision.tagged(name):
                 lines.setdefault(t[0], []).extend(at)
                 written.setdefault(t[0], t[1])
-                tagged.append(precision.checkpoint(name))
+                tagged.append((precision.checkpoint(name), at))
             else:
-                bare.append(precision.checkpoint(name))
-    # a model without a tag is the tagged one's alias only where its name is part of it (`minimax-m2.5` served
-    # from `MiniMax-M2.5-W8A8`); another model beside it (`gemma-4-12B-it` and `gemma-4-12B-AWQ`) leaves no one tag
-    if len(lines) != 1 or any(not any(b in t for t in tagged) for b in bare):
+                bare.append((precision.checkpoint(name), at))
+    # a model without a tag is the tagged one's alias only where the lines naming the tagged one name it too and
+    # its name is part of it (`served_model_name='minimax-m2.5'` in the dump of `model='.../MiniMax-M2.5-W8A8'`);
+    # another model named apart (`--model Qwen/Qwen3-8B` in one command, `Qwen/Qwen3-8B-FP8` in the next) is
+    # another checkpoint, and leaves no one tag
+    if len(lines) != 1 or not all(any(b in t and set(b_at) <= set(t_at) for t, t_at in tagged) for b, b_at in bare):
         return None
     ((prec, at),) = lines.items()
     return wording.sentence(WORDING, "name_tag", tag=written[prec]), tuple(sorted(set(at)))
