@@ -755,6 +755,46 @@ def rate_exceeded(r: pd.DataFrame) -> pd.Series:
     return _rate_checked(r) & (done > rate * (1 + margin))
 
 
+def arrivals(r: pd.DataFrame) -> list[dict]:
+    """How the runs sent at a finite request rate spaced their arrivals, one entry per process: `burstiness`
+    (vLLM's `--burstiness`: the gaps are drawn from a gamma distribution of that shape and mean 1 / rate, so 1
+    is a Poisson process, under 1 burstier, over 1 smoother, infinite evenly spaced), `stated` (the output
+    prints it) or else the tool's default for that format (`ingest.default`: the tool's source sets it), and
+    the `runs` named. A run whose rate is unlimited or unknown (all at once, or not stated) has no arrival
+    process; a run at a finite rate whose output prints no burstiness and whose tool declares no default is
+    left out: its process is unknown, not Poisson."""
+    from benchbook import ingest
+
+    if r.empty or "request_rate" not in r:
+        return []
+    rated = r[_rate_checked(r)]
+    said = _col(rated, "burstiness")
+    groups: dict[tuple[float, bool], list[str]] = {}
+    for (_, row), b in zip(rated.iterrows(), said, strict=True):
+        stated = bool(pd.notna(b))
+        if not stated:
+            b = ingest.default(row.get("tool"), row.get("format"), "burstiness")
+        if b is None or pd.isna(b) or b <= 0:
+            continue
+        groups.setdefault((float(b), stated), []).append(str(row["run"]))
+    return [dict(burstiness=b, stated=st, runs=names) for (b, st), names in groups.items()]
+
+
+def engine_batch(r: pd.DataFrame) -> pd.Series:
+    """Per run, the most requests its engine batches at once, as its output prints it: trtllm-bench's `Max
+    Runtime Batch Size` / `world_info.max_batch_size`, kept by its parser in the run's metadata as
+    `max_batch_size`; NaN where the output prints none. At 1 the engine holds one request at a time
+    (`trtllm-bench latency` sets it so), whatever the client has issued."""
+    meta = r["metadata"] if "metadata" in r else pd.Series(None, index=r.index, dtype=object)
+    got = [
+        dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv).get("max_batch_size")
+        if isinstance(m, str)
+        else None
+        for m in meta
+    ]
+    return pd.to_numeric(pd.Series(got, index=r.index, dtype=object), errors="coerce")
+
+
 def _rate_checked(r: pd.DataFrame) -> pd.Series:
     """Runs whose finite request rate is an arrival rate the output states: not one the parser
     assumed, not an MLPerf Offline run's `target_qps`."""

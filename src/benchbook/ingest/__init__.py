@@ -172,6 +172,15 @@ def carries(tool: str | None, fmt: str | None, name: str) -> bool | None:
     return name in t.carries[fmt]
 
 
+def default(tool: str | None, fmt: str | None, name: str) -> float | None:
+    """The value `tool`'s source gives setting `name` where its output format `fmt` states none
+    (`Tool.defaults`), None where the parser declares no default for that format."""
+    t = tools().get(tool) if tool else None
+    if t is None:
+        return None
+    return t.defaults.get(fmt, t.defaults.get("*", {})).get(name)
+
+
 def tools() -> dict[str, Tool]:
     """All registered tools, by name."""
     for mod in _MODULES:

@@ -140,6 +140,10 @@ class Tool:
     #: beside its quantization reports): (line, why), asked only where no tool's sniffer sees the file,
     #: so that the file is refused in one sentence naming that line rather than as unknown.
     refuses: Callable[[str], tuple[int, str] | None] | None = None
+    #: What the tool's source sets where its output states nothing (vLLM's `--burstiness`, 1.0), per output
+    #: format (`"*"`: every format not named; a format mapped to `{}` declares none), so that a page may say
+    #: the setting a run took without printing it: `ingest.default`.
+    defaults: dict[str, dict[str, float]] = field(default_factory=dict)
 
     def schema(self) -> pa.DataFrameSchema:
         """The pandera schema of this tool's tidy table."""

@@ -1459,6 +1459,11 @@ TOOL = register(
         metrics=METRICS,
         # an authors' table holds the columns its authors chose: its format declares no column it must print
         carries={vllm_serve_2023.FORMAT: vllm_serve_2023.CARRIES, serving_table.FORMAT: frozenset()},
+        # `--burstiness` defaults to 1.0 (benchmark_serving.py and vllm/benchmarks/serve.py: "Default value is 1,
+        # which follows Poisson process"); the versions before it drew every gap from an exponential
+        # (`np.random.exponential(1.0 / request_rate)`), the same process. An authors' table may come from any
+        # client: it declares none.
+        defaults={"*": {"burstiness": 1.0}, serving_table.FORMAT: {}},
     )
 )
 

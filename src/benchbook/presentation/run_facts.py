@@ -88,7 +88,44 @@ def stated(
             continue
         values = tuple((v, tuple(sorted(set(lines)))) for v, lines in by_value.items())
         out.append(Stated(name, labels.get(name, name), values[:MAX_VALUES], max(0, len(values) - MAX_VALUES)))
+    if not any(s.name == "precision" for s in out) and (tag := _name_tag(out)):
+        at = context.NAMES.index("precision")
+        out.insert(
+            sum(context.NAMES.index(s.name) < at for s in out if s.name in context.NAMES),
+            Stated("precision", labels.get("precision", "precision"), (tag,)),
+        )
     return out
+
+
+def _name_tag(out: list[Stated]) -> tuple[str, tuple[int, ...]] | None:
+    """The weights' precision the run's model names in its own name, where the file states none otherwise
+    (`MiniMax-M2.5-W8A8`, `...-bf16`: `analysis.precision.tagged`, the tag as written), with the lines that name
+    the model; none where the models' names give different precisions."""
+    from benchbook.analysis import precision
+
+    lines: dict[str, list[int]] = {}
+    written: dict[str, str] = {}
+    bare: list[tuple[str, tuple[int, ...]]] = []
+    tagged: list[tuple[str, tuple[int, ...]]] = []
+    for s in out:
+        if s.name not in ("model", "path_model"):
+            continue
+        for value, at in s.values:
+            name = value.rsplit(" (", 1)[0] if value.endswith(")") else value  # less the JSON key `_shown` adds
+            if t := precision.tagged(name):
+                lines.setdefault(t[0], []).extend(at)
+                written.setdefault(t[0], t[1])
+                tagged.append((precision.checkpoint(name), at))
+            else:
+                bare.append((precision.checkpoint(name), at))
+    # a model without a tag is the tagged one's alias only where the lines naming the tagged one name it too and
+    # its name is part of it (`served_model_name='minimax-m2.5'` in the dump of `model='.../MiniMax-M2.5-W8A8'`);
+    # another model named apart (`--model Qwen/Qwen3-8B` in one command, `Qwen/Qwen3-8B-FP8` in the next) is
+    # another checkpoint, and leaves no one tag
+    if len(lines) != 1 or not all(any(b in t and set(b_at) <= set(t_at) for t, t_at in tagged) for b, b_at in bare):
+        return None
+    ((prec, at),) = lines.items()
+    return wording.sentence(WORDING, "name_tag", tag=written[prec]), tuple(sorted(set(at)))
 
 
 def _achieved(fact: context.Fact, achieved: frozenset[tuple[int, float]]) -> bool:

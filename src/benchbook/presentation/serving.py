@@ -535,6 +535,7 @@ def assumed_rate_note(r: pd.DataFrame, rate_said: dict | None = None) -> str:
         assumed=n,
         unknown=len(unknown),
         formats=formats,
+        arrivals=serving.arrivals(r),
         **(_untied_rate(rate_said, r) if n or len(refuted) else {}),
     )
 
@@ -836,8 +837,14 @@ def apart_message(apart: pd.DataFrame, variable: str, drawn: bool = True) -> str
     """How the tool sends the runs kept apart (from their settings), and whether the throughput figure
     draws them (`drawn`: only against a curve, `plot_saturation`)."""
     unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
+    # the tool whose flags word how it sends them, where the runs kept apart are of one tool
+    tools = set(apart["tool"].dropna().astype(str)) if "tool" in apart else set()
     return _say(
         "apart",
+        tool=tools.pop() if len(tools) == 1 else None,
+        runs=len(apart),
+        one_at_a_time=int(serving.engine_batch(apart).eq(1).sum()),
+        at_once=int(np.isinf(apart["request_rate"].astype(float)).sum()) if "request_rate" in apart else 0,
         empty=apart.empty,
         apart=APART_WORDS[variable],
         unrecorded=len(unknown) == len(apart),
