@@ -19,6 +19,8 @@ ROWS = (
     "|  8192 |   2048 |      0 |   54.433 |   150.50 |  414.061 |     4.95 |\n"
     "|  8192 |   2048 |   8192 |   64.162 |   127.68 |  428.767 |     4.78 |\n"
 )
+#: one whole table: its header, its separator and its rows
+TABLE = HEADER + "\n" + SEPARATOR + "\n" + ROWS
 
 
 def _labels(tmp_path, text: str):
@@ -31,23 +33,11 @@ def _labels(tmp_path, text: str):
 def test_heading_and_prose_line_above_a_table_label_it(tmp_path):
     text = (
         "#### Description\n\nwithout my change\n\n"
-        + HEADER
-        + "\n"
-        + SEPARATOR
-        + "\n"
-        + ROWS
+        + TABLE
         + "\nafter my change to CMakeLists.txt\n\n"
-        + HEADER
-        + "\n"
-        + SEPARATOR
-        + "\n"
-        + ROWS
+        + TABLE
         + "\n### IQ1_M_R4 (PR)\n\n"
-        + HEADER
-        + "\n"
-        + SEPARATOR
-        + "\n"
-        + ROWS
+        + TABLE
     )
     _, got = _labels(tmp_path, text)
     assert got["caption"].tolist()[:2] == ["without my change", "after my change to CMakeLists.txt"]
@@ -58,17 +48,9 @@ def test_heading_and_prose_line_above_a_table_label_it(tmp_path):
 def test_a_log_line_or_settings_line_above_a_table_is_no_caption(tmp_path):
     text = (
         "main: n_kv_max = 16384, n_batch = 8192, n_ubatch = 8192, flash_attn = 1, n_gpu_layers = 99\n\n"
-        + HEADER
-        + "\n"
-        + SEPARATOR
-        + "\n"
-        + ROWS
+        + TABLE
         + "\ntotal time =   13188.64 ms /  1844 tokens\n"
-        + HEADER
-        + "\n"
-        + SEPARATOR
-        + "\n"
-        + ROWS
+        + TABLE
     )
     _, got = _labels(tmp_path, text)
     assert got["caption"].isna().all()
