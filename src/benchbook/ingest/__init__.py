@@ -149,7 +149,7 @@ def detected(parsed: Parsed) -> str:
     if "run" in t.columns and t["run"].notna().any() and parsed.tool in SERVING_TOOLS:
         # the serving contract: a run is its label and its settings (two blocks under headings of one name,
         # `### Expected Output` twice, at other rates are two runs), as the serving chapter keys them
-        from benchbook.ingest.vllm_serve import SETTINGS
+        from benchbook.ingest.serving_settings import SETTINGS
 
         n, what = len(t[[c for c in SETTINGS if c in t.columns]].drop_duplicates()), "run"
     elif (

@@ -61,6 +61,7 @@ import pandas as pd
 
 from benchbook.ingest import aiperf_console, genai_perf, vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, cut_item, finish, percentile, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import (
     Lines,
@@ -79,7 +80,7 @@ from benchbook.nouns import counted
 
 NAME = "aiperf"
 
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 #: AIPerf tag -> contract metric name (others keep their tag).
 CONTRACT = {

@@ -65,12 +65,13 @@ from benchbook.ingest.core import (
     percentile,
     register,
 )
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, csv_blocks, json_object, search, whole
 
 NAME = "genai-perf"
 
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 #: The `format` of a console table with no command and no perf_analyzer line above it that states its load: the
 #: table prints metrics alone, and GenAI-Perf sends at a concurrency (default 1) or a rate, never all at once.

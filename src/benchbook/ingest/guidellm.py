@@ -35,14 +35,15 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report, vllm_serve
+from benchbook.ingest import guidellm_console_v01, guidellm_console_v02, guidellm_report
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, heading_words, number, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, splitlines
 from benchbook.nouns import counted
 
 NAME = "guidellm"
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 FORMAT = "console 0.5+"
 #: A 0.5+ console benchmark at a rate (constant, poisson) whose rate the file does not print: the
 #: tables name the strategy only, the rate is on the profile line (`rate=[...]`) above them.

@@ -34,13 +34,14 @@ import json
 import math
 import re
 
-from benchbook.ingest import inference_perf_report, vllm_serve
+from benchbook.ingest import inference_perf_report
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, first_char, head, json_object, split_n, whole
 
 NAME = "inference-perf"
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 #: latency name -> contract metric (seconds in the file, ms in the table).
 LATENCY = {

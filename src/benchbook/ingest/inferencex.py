@@ -50,14 +50,15 @@ import json
 import math
 import re
 
-from benchbook.ingest import inferencex_table, vllm_serve
+from benchbook.ingest import inferencex_table
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, fenced_blocks, only_block, search, whole
 from benchbook.nouns import counted
 
 NAME = "inferencex"
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 POINT, AGGREGATE = "result json", "aggregate json"
 AGENTIC_POINT, AGENTIC_AGGREGATE = "agentic result json", "agentic aggregate json"

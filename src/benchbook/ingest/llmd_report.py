@@ -29,13 +29,14 @@ import re
 
 import yaml
 
-from benchbook.ingest import inference_perf, vllm_serve
+from benchbook.ingest import inference_perf
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, percentile, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, fenced_blocks, only_block, search, whole
 
 NAME = "llm-d-benchmark-report"
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 FORMAT = "benchmark report 0.1"
 FORMAT_V02 = "benchmark report 0.2"
 #: Version 0.2's throughput entries (each a statistics block; `mean` is the harness's rate).

@@ -29,7 +29,7 @@ table of serving results its authors wrote (a load column and two metrics with u
 one run per row, each number under its header's own words (`serving_table`, format "authors' table").
 
 The setting columns, metric names, statistics and units are those of vllm-bench-serve
-(`ingest.vllm_serve.SETTINGS` / `METRICS`) so that the serving chapter reads either tool; SGLang's
+(`ingest.serving_settings.SETTINGS`, `ingest.vllm_serve.METRICS`) so that the serving chapter reads either tool; SGLang's
 own quantities get their own names (`total_generated_tokens_retokenized`, `concurrency`, ...).
 SGLang prints no failed-request count, so `failed` is never a row.
 
@@ -62,13 +62,14 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import Outline, comment_label, load_label, names, outline, run_names
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, contains, continued, first_char, split_n
 from benchbook.nouns import counted
 
 NAME = "sglang-bench-serving"
 
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 METRICS = {
     **{k: v for k, v in vllm_serve.METRICS.items() if k not in ("failed",)},

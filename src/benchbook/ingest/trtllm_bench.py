@@ -52,7 +52,6 @@ import math
 import re
 import shlex
 
-from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import (
     Parsed,
     ParseError,
@@ -65,12 +64,13 @@ from benchbook.ingest.core import (
     register,
 )
 from benchbook.ingest.headings import names, outline
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, search, split_n, whole
 
 NAME = "trtllm-bench"
 
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 METRICS = {
     "completed": "req: requests of the run (`Number of requests`)",

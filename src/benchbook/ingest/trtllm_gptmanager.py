@@ -47,14 +47,14 @@ from __future__ import annotations
 import math
 import re
 
-from benchbook.ingest import vllm_serve
 from benchbook.ingest.core import Parsed, ParseError, Tool, finish, register
+from benchbook.ingest.serving_settings import SETTINGS as CONTRACT
 from benchbook.ingest.serving_settings import run_settings
 from benchbook.ingest.text import Lines, last_command, split_n
 
 NAME = "trtllm-gptmanager"
 
-SETTINGS = dict(vllm_serve.SETTINGS)
+SETTINGS = dict(CONTRACT)
 
 #: `[BENCHMARK] key value` with one value: the form `Recorder::report()` prints.
 LINE_RE = re.compile(r"^\s*\[BENCHMARK\]\s+(?P<key>[a-z0-9_]+(?:\([^)]*\))?)\s+(?P<value>-?[\d.]+(?:e[+-]?\d+)?)\s*$")
