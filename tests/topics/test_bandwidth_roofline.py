@@ -125,6 +125,36 @@ def test_the_peak_a_section_measures_against_is_said_once_before_its_shares(seed
     assert len(shares) >= 6 and not any("its peak from" in t for t in shares)
 
 
+def test_each_share_under_a_lead_naming_one_peak_says_that_peak_not_the_device_and_its_peak_again(seed):
+    """Issue 34: after "Each share below is of the RTX-PRO-6000-Blackwell-WS's 1,792 GB/s", six lines each
+    ended "of the 1,792 GB/s of the RTX-PRO-6000-Blackwell-WS"; under one peak a line gives the number, not the
+    device and its peak's kind again, and the ledger (read without the lead) keeps the device in every claim."""
+    md = bandwidth_roofline.page(seed).markdown
+    for key, peak in (("fractions", "1,792 GB/s."), ("prefill_claims", "500 TFLOP/s.")):
+        assert md[key].count("RTX-PRO-6000-Blackwell-WS") == 1 and md[key].count(f"% of the {peak}") >= 4
+    ledger = [c.text for c in seed.ledger.claims if c.shown and c.id.startswith("bw_") and c.kind == "fraction_of_peak"]
+    assert ledger and all("of the 1,792 GB/s of the RTX-PRO-6000-Blackwell-WS" in t for t in ledger)
+
+
+def test_shares_of_two_peaks_keep_each_device_and_its_peak_in_every_line(seed):
+    from benchbook.claims import Claim
+    from benchbook.presentation import bandwidth as show
+    from benchbook.presentation import wording
+
+    real = [c for c in seed.ledger.claims if c.shown and c.id.startswith("bw_") and c.kind == "fraction_of_peak"]
+    a, b = real[:2]
+
+    def on(c, device, peak):
+        return Claim(c.id, c.kind, "shown", c.rule, {**c.evidence, "device": device, "peak": peak})
+
+    one = wording.ledger("bandwidth_roofline", [], [on(a, "H100-SXM", 3350.0), on(b, "H100-SXM", 3350.0)])
+    two = wording.ledger("bandwidth_roofline", [], [on(a, "H100-SXM", 3350.0), on(b, "L4-24GB", 300.0)])
+    said_once = show.shares(one, [a.id, b.id], "GB/s")
+    assert said_once.count("H100-SXM") == 1 and said_once.count("% of the 3,350 GB/s.") == 2
+    said_each = show.shares(two, [a.id, b.id], "GB/s")
+    assert "of the 3,350 GB/s of the H100-SXM." in said_each and "of the 300 GB/s of the L4-24GB." in said_each
+
+
 def test_shares_of_two_devices_name_each_peak_once_and_a_section_with_no_share_names_none():
     from benchbook.claims import Claim, Ledger
     from benchbook.presentation import bandwidth as show

@@ -41,6 +41,20 @@ def peak_lead(led: Ledger, ids, unit: str) -> str:
     """The peak each share of a section is of, and where it came from, said once before the shares:
     it is the device's, the same in every claim of that device, and said in each it stood eleven
     times on the seed page (issue 34). Only claims that state a share count; "" when none does."""
+    peaks = _peaks(led, ids, unit)
+    return _say("peak_lead", peaks=peaks) if peaks else ""
+
+
+def shares(led: Ledger, ids, unit: str) -> str:
+    """The section's shares of a peak: the lead naming the peak, then one paragraph per claim, which
+    says only "of that peak" where the lead names one peak for all of them."""
+    lead = peak_lead(led, ids, unit)
+    said = {"peak": True} if len(_peaks(led, ids, unit)) == 1 else {}
+    return "\n\n".join(t for t in (lead, wording.block_after(led, ids, **said)) if t)
+
+
+def _peaks(led: Ledger, ids, unit: str) -> list[dict]:
+    """The distinct peaks the shown shares among `ids` are of (device, peak, unit, kind, source)."""
     peaks: dict[tuple, dict] = {}
     for c in led.claims:
         e = c.evidence
@@ -54,7 +68,7 @@ def peak_lead(led: Ledger, ids, unit: str) -> str:
             key,
             {"device": e["device"], "peak": float(e["peak"]), "unit": unit, "what": what, "source": e["peak_source"]},
         )
-    return _say("peak_lead", peaks=list(peaks.values())) if peaks else ""
+    return list(peaks.values())
 
 
 def _left_out(runs: pd.DataFrame | None) -> list[dict]:

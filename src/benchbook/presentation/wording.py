@@ -493,6 +493,21 @@ def block(ledger: Ledger, ids=None) -> str:
     return "\n\n".join(dict.fromkeys(c.text for c in ledger.claims if want is None or c.id in want))
 
 
+def block_after(ledger: Ledger, ids, **said) -> str:
+    """`block`, each shown claim re-worded knowing what the sentence before the paragraphs said once
+    for all of them (`said`, seen by the templates as `lead`: e.g. `peak=True` where a lead names the
+    one peak every share is of), so that part is not repeated in every claim (issue 34)."""
+    if not said:
+        return block(ledger, ids)
+    want = set(ids)
+    texts = []
+    for c in ledger.claims:
+        if c.id in want:
+            lead = Claim(c.id, c.kind, c.status, c.rule, {**c.evidence, "lead": said}, c.reason)
+            texts.append(word(ledger.chapter, lead).text if c.shown else c.text)
+    return "\n\n".join(dict.fromkeys(texts))
+
+
 def together(ledger: Ledger, ids) -> str:
     """The named claims as one paragraph, in the order given; consecutive claims withheld for the same
     reason are said once ("A, B and C: not stated for this input, because R."), so a page run on an

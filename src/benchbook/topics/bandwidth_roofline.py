@@ -154,8 +154,7 @@ def page(r: Result) -> Page:
     def said(kind: str) -> str:
         ids = [c.id for c in led.claims if c.id not in box and c.status != "withheld" and c.id not in pp_ids]
         ids = [i for i in ids if led.get(i).kind == kind or (kind == "bound" and i.startswith("bound_"))]
-        lead = show.peak_lead(led, ids, "GB/s") if kind == "fraction_of_peak" else ""
-        return "\n\n".join(t for t in (lead, wording.block(led, ids)) if t)
+        return show.shares(led, ids, "GB/s") if kind == "fraction_of_peak" else wording.block(led, ids)
 
     notes = [
         show.conflict_note(r.conflicted),
@@ -184,9 +183,7 @@ def page(r: Result) -> Page:
         "vllm_bytes": wording.sentence(CHAPTER, "vllm_bytes", n_latency=len(r.latency)),
         "withheld_list": placement.folded_box(led, skip=[*box, *pp_ids]),
         "prefill_intro": show.prefill_intro(r.prompt, len(pp_ids), r.pp_unparsed, r.conflicted),
-        "prefill_claims": "\n\n".join(
-            t for t in (show.peak_lead(led, pp_said, "TFLOP/s"), wording.block(led, pp_said)) if t
-        ),
+        "prefill_claims": show.shares(led, pp_said, "TFLOP/s"),
         "setting_sweeps": show.sweep_sentences(r.sweeps, r.constant),
     }
     figures = {
