@@ -381,6 +381,9 @@ _SIGNS = {k: re.compile(v, re.I) for k, v in _SIGN_WORDS.items()}
 
 # ---------------------------------------------------------------------------------- patterns
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+#: A banner a benchmark prints over a section (`------GPU Power (all devices)------`, `=== Serving Benchmark
+#: Result ===`), its title in group 1; a bare rule of dashes or equals signs closes the section (no title).
+_BANNER = re.compile(r"^\s*(?:[-=]{3,}\s*([^-=\s][^-=]*?)\s*[-=]{3,}|[-=]{5,})\s*$")
 #: A flag and its value; a token that starts with a dash and a letter is the next flag, never the value of a
 #: switch before it (`--trust-remote-code --data-parallel-size 16`).
 _FLAG = re.compile(r"(?<![\w-])--?([A-Za-z][\w-]*)(?:[ =]+((?!--?[A-Za-z])[^\s\\`'\"]+|'[^']*'|\"[^\"]*\"))?")
@@ -1024,8 +1027,9 @@ _QUALIFIERS |= {"random", "sonnet", "sharegpt", "hf", "custom", "burstgpt", "bla
 _SCOPE_WORDS = (
     ("idle", r"\bidle\b"),
     # InferenceX's keys (`avg_total_gpu_power_w`, `total_gpu_energy_j`) spell the words with underscores
-    ("all GPUs", r"\ball\s+gpus\b|(?<![a-z])total[\s_]+gpu[\s_]+(power|energy)(?![a-z])"),
-    ("all CPUs", r"\ball\s+cpus\b|\btotal\s+cpu\s+(power|energy)\b"),
+    # SGLang / vLLM `--record-power`'s banners: `GPU Power (all devices)`, `CPU Power (all sockets)`
+    ("all GPUs", r"\ball\s+gpus\b|(?<![a-z])total[\s_]+gpu[\s_]+(power|energy)(?![a-z])|\bgpu\b.*\ball\s+devices\b"),
+    ("all CPUs", r"\ball\s+cpus\b|\btotal\s+cpu\s+(power|energy)\b|\bcpu\b.*\ball\s+sockets\b"),
     ("per GPU", r"(per[- ]gpu|each gpu|/gpu|\bper card\b|\bgpu\s*\d*\s*(power|energy)|nvidia-smi|rocm-smi)"),
     ("wall", r"(\bwall\b|outlet|at the plug|kill[- ]a[- ]watt|\bmeter\b|\bpsu\b|smart plug)"),
     ("whole node", r"(\bnode\b|\bsystem\b|\bserver\b|\bwhole\b|\bmachine\b|\btotal\b|\bpackage\b)"),
@@ -1115,6 +1119,20 @@ def _value(raw: str) -> str:
     return raw
 
 
+def _scope_under(line: str, banner: str, name: str = "power") -> str:
+    """A reading's scope: its line's, or, where the line names none but a `total` (SGLang's `P25 Total Power
+    (total W)`), the scope the banner printed above it names (`---GPU Power (all devices)---`: the total
+    is over all GPUs, not the whole node's)."""
+    own = _scope(line, name)
+    if not banner or own not in ("whole node", "scope not stated"):
+        return own
+    if re.search(r"(?i)\bper[- ]\w", line):  # one device's or socket's share (`per-socket W`), not the banner's sum
+        return own
+    if _scope(re.sub(r"(?i)\btotal\b", "", line)) != "scope not stated":  # the line names its own scope
+        return own
+    return b if (b := _scope(banner, name)) != "scope not stated" else own
+
+
 def _scope(line: str, name: str = "power") -> str:
     """The scope a power or energy line names. An energy is always summed over its interval, so its
     `Total` (inference-energy's `M1 Total energy:`, the NVML energy of the one GPU it logs) names
@@ -1156,6 +1174,9 @@ class _Reader:
         self.signs: list[Sign] = []
         self._seen: set[tuple] = set()
         self.command: int | None = None  # the first line of the command being read
+        self.banner = (
+            ""  # the title of the last banner a tool printed (`---GPU Power (all devices)---`), "" after a bare rule
+        )
         self.tool: str = ""  # the program that command runs (`genai-perf`, `vllm serve`)
         self.smi_rows: dict[int, int] = {}  # GPU index -> line, of nvidia-smi / rocm-smi / neuron-ls listings
         self.neuron_ls = False  # inside a `neuron-ls` device table
@@ -1276,7 +1297,7 @@ class _Reader:
         low = text.lower()
         if name == "power" and _LIMIT.search(low) and "consum" not in low:
             return self.add("power_limit", value, line, source, text, unit=unit)
-        return self.add(name, value, line, source, text, unit=unit, scope=_scope(text, name))
+        return self.add(name, value, line, source, text, unit=unit, scope=_scope_under(text, self.banner, name))
 
     def device(self, raw: str, line: int, source: str, text: str) -> bool:
         """A device label: its name as written, with a count when it gives one (`4 x H100`,
@@ -1399,6 +1420,8 @@ def _read(lines: list[str], first: int) -> Context:
         in_command = in_command and (wrapped or text.startswith("-"))
         continued = in_command and not _COMMAND.search(line)
         r.nest(line)
+        if m := _BANNER.match(line):
+            r.banner = m.group(1) or ""
         if not continued:
             _read_line(r, line, i)
         # markdown tables whose header names a fact (llama-bench's gpu_info / cpu_info columns, a report's Dtype)
