@@ -65,5 +65,6 @@ def test_the_table_says_why_and_the_latency_is_the_ttft(tmp_path, single):
 
 
 def test_a_run_without_token_counts_gets_no_estimate(single):
-    r = single.assign(total_generated_tokens=float("nan"), tpot_mean=10.0)
+    # no total and no output throughput to give it back (x duration: `littles_law`, stop 60): no output length
+    r = single.assign(total_generated_tokens=float("nan"), output_throughput=float("nan"), tpot_mean=10.0)
     assert math.isnan(serving.littles_law(r)["mean_e2el_s"].iat[0])

@@ -290,16 +290,34 @@ def headed_at(text: str, lines) -> list[Named] | None:
     ctx = ingest.context_of_text(str(text or ""))
     level = context.sections(rows)
     facts = _heading_devices(ctx, level)
-    if len({_kind(f) for f in facts}) < 2:
+    captioned = [_captioned(ctx, at) for at in lines]
+    if len({_kind(f) for f in facts}) < 2 and not any(captioned):
         return None
     whole = named([text])
     out = []
-    for at in lines:
+    for at, cap in zip(lines, captioned, strict=True):
+        if cap is not None:  # the caption of the block the result is in names its device: that block ran there
+            out.append(_heading_named(ctx, cap))
+            continue
+        if len({_kind(f) for f in facts}) < 2:
+            out.append(whole)
+            continue
         above = [f for f in facts if f.line < at]
         f = max(above, key=lambda f: f.line) if above else None
         closed = f is not None and any(f.line < k < at and lv < level[f.line] for k, lv in level.items())
         out.append(_heading_named(ctx, f) if f is not None and not closed else whole)
     return out
+
+
+def _captioned(ctx: context.Context, at) -> context.Fact | None:
+    """The device the caption of the block holding line `at` names (`ingest.context`: the sentence right above
+    a pasted output, `Sample output ..., with the FP8 model on H200:`, `**14B** full ... output (TP=1,
+    MI300X):`, its facts labelling the block up to `until`), the nearest caption where several hold it; None
+    where no caption over that block names a device, or `at` is no line."""
+    if at is None or at != at:
+        return None
+    held = [f for f in ctx.get("device") if f.until is not None and f.line < int(at) <= f.until]
+    return max(held, key=lambda f: f.line) if held else None
 
 
 def _kind(fact: context.Fact) -> str:

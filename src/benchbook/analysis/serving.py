@@ -637,7 +637,12 @@ def littles_law(r: pd.DataFrame, req: pd.DataFrame | None = None) -> pd.DataFram
         w = w.fillna(found)
     est = w.isna()
     out["e2el_from"] = np.where(printed, "printed", np.where(from_req, "requests", "estimated"))
-    mean_out = out["total_generated_tokens"] / out["completed"]
+    # where the output prints no total of generated tokens, its output throughput is that total over the duration
+    # (vLLM's and SGLang's `output_throughput = sum(output_lens) / dur_s`), so their product gives it back
+    made = _col(out, "total_generated_tokens").astype(float)
+    product = _col(out, "output_throughput").astype(float) * _col(out, "duration").astype(float)
+    out["output_tokens_derived"] = made.isna() & product.gt(0)
+    mean_out = made.fillna(product.where(product > 0)) / out["completed"]
     # a run whose requests made one token each decodes no further token: its TTFT is its latency
     w_est = (out["ttft_mean"] + (out["tpot_mean"] * (mean_out - 1)).mask(mean_out <= 1, 0.0)) / 1000
     # every request the tool times starts and ends inside the run's duration, so a mean latency longer than
@@ -1976,6 +1981,8 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         for i in r.index[mine] if unsaid else []:
             compared.at[i] = tuple((context.launch_devices(whole, c), c) for c in sorted(unsaid))
         for key in PARALLEL_SIZES:
+            # the caption of the block every result is in (`TP4 on 4×GB300 ... MTP=2:` over it) states that run's
+            captioned = [f for f in ctx.get(key) if _captions(f, results)]
             facts = [
                 f
                 for f in ctx.get(key)
@@ -1984,6 +1991,7 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
                 and f.command not in unsaid
             ]
             facts = [f for f in facts if f.command == launch] if launch is not None else facts
+            facts = captioned or facts
             values = {f.value for f in facts}
             # one value, 1 included: a launch's `--tensor-parallel-size 1` says the run spans one device of a host
             # whose count (`tested on 8 * MI300x`) is only an upper bound (`spanning`)
@@ -1996,6 +2004,13 @@ def parallelism_from_context(r: pd.DataFrame, paths) -> pd.DataFrame:
         if add:
             meta[mine] = meta[mine].where(meta[mine] == "", meta[mine] + "; ") + "; ".join(add)
     return r.assign(metadata=meta.replace("", pd.NA).astype(object), spans_untied=untied, spans_compared=compared)
+
+
+def _captions(fact, results) -> bool:
+    """Whether `fact` is read from the caption of the block that holds every result line (`results`): the
+    sentence right above a pasted output labels it up to `until` (`ingest.context`)."""
+    lines = [int(x) for x in results if x == x]
+    return bool(lines) and fact.until is not None and all(fact.line < x <= fact.until for x in lines)
 
 
 #: SGLang's DP attention as a write-up names it beside the DP size it gives (`TP=8 PP=1 + DPA dp_size=8`, `DP
@@ -2271,13 +2286,17 @@ def replicas(paths) -> int:
     return max([1, *found])
 
 
-def cpu_offload(paths) -> tuple[float, int] | None:
+def cpu_offload(paths, models=()) -> tuple[float, int] | None:
     """(GB, line) of the weights a server keeps in CPU memory (vLLM's `--cpu-offload-gb`), the first a
-    command states; None where none does. Those weights cross the host link at every forward pass."""
+    command states; None where none does. Those weights cross the host link at every forward pass. A
+    command that launches a model other than the runs' (`models`: a guide's `vllm serve ...-424B...
+    --cpu-offload-gb 50` beside its 28B's benchmark) offloads that model's weights, not theirs."""
     from benchbook import ingest
 
+    keys = {_model_key(m) for m in models if m}
     for path in paths:
-        found = ingest.context_of_lines(path).get("cpu_offload")
+        ctx = ingest.context_of_lines(path)
+        found = [f for f in ctx.get("cpu_offload") if not _launches_another(ctx, f, keys)]
         if found:
             return float(found[0].value), found[0].line
     return None

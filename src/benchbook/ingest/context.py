@@ -415,7 +415,10 @@ _CLI_ARGS = re.compile(r"\s--?[A-Za-z]|\\\s*$")
 class _Commands:
     """`_CLI` where a line runs the program: the program opens the line (`_CLI_LEAD`), follows a backtick, or
     has flags (or a wrapping `\\`) after it. A CLI named inside a sentence with none (`... with a traditional
-    vllm bench serve command on my 8x RTX PRO 6000.`) runs nothing: that line's words are prose."""
+    vllm bench serve command on my 8x RTX PRO 6000.`) runs nothing: that line's words are prose. So does one
+    quoted inline in a sentence that goes on after its closing backtick (`Sample output by the `vllm bench
+    serve` command, with the FP8 model on H200:`): the backticks set a program's name in the sentence apart,
+    and the words after it (the model, the device) are the sentence's."""
 
     pattern = _CLI
 
@@ -424,7 +427,15 @@ class _Commands:
         if m is None or m.group(2) or _CLI_ARGS.search(line, m.end()):
             return m
         before = line[: m.start(1)]
+        if before.rstrip().endswith("`") and _NAMED_INLINE.match(line, m.end()):
+            return None
         return m if _CLI_LEAD.fullmatch(before) or before.rstrip().endswith("`") else None
+
+
+#: What follows a program quoted inline in a sentence: at most its subcommand's word (`serve` of `vllm bench
+#: serve`; a model or a path after it is an argument, run), the closing backtick, then more words of the
+#: sentence (`` `vllm bench serve` command, with ...``); a line that ends at the backtick runs it.
+_NAMED_INLINE = re.compile(r"(?:\s+[a-z][a-z_-]*)?`[^A-Za-z`\n]*[A-Za-z]")
 
 
 _COMMAND = _Commands()
@@ -2309,11 +2320,16 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int,
         if _COMMAND.search(line):
             continue
         labels.append((k + first, end + first))
-        # a caption names the block or section under it, not a run above it: what else it states is that block's
+        # a caption names the block or section under it, not a run above it: what else it states is that block's,
+        # on every line of a caption sentence wrapped over several (`Representative output — Hy3-FP8, TP4 on
+        # 4×GB300 (one NVL4 tray), trtllm all-reduce,` then `MTP=2:` over the block)
+        wrapped = _wrapped_above(lines, k) if not _BOLD_LINE.match(line) else ()
+        own = {k + first, *(j + first for j in wrapped)}
         r.facts = [
-            replace(f, until=end + first) if f.line == k + first and f.until is None and f.source in _CAPTIONED else f
+            replace(f, until=end + first) if f.line in own and f.until is None and f.source in _CAPTIONED else f
             for f in r.facts
         ]
+        _caption_device(r, lines, first, sorted(own), end + first)
         names = [
             m.group(1)
             for m in _CAPTION_MODEL.finditer(line)
@@ -2327,6 +2343,66 @@ def _read_captions(r: _Reader, lines: list[str], first: int) -> tuple[tuple[int,
         if len(names) == 1 and r.add("model", names[0], k + first, "caption", line) and len(r.facts) > n:
             r.facts[-1] = replace(r.facts[-1], until=end + first)
     return tuple(labels)
+
+
+def _caption_device(r: _Reader, lines: list[str], first: int, own: list[int], until: int) -> None:
+    """The one device a block's caption names by its name alone (`**14B** full `vllm bench serve` output (TP=1,
+    MI300X):`), where its lines gave no device fact: a sentence that names a device with no word such as GPU
+    is read only where no other line names one (`_read_devices_in_words`), but a caption names the device of
+    the block under it whatever the rest of the file names. Several devices, or a comparison, name none; a
+    heading or a bold line over a block is read as such, and where no other line names a device the words
+    reader has read the caption already (or found several devices, signs)."""
+    if any(f.name == "device" and f.line in own for f in r.facts):
+        return
+    if any(_HEADING.match(lines[n - first]) or _BOLD_LINE.match(lines[n - first]) for n in own):
+        return
+    if not any(f.name == "device" for f in r.facts):
+        return
+    pattern = _device_pattern(str(config.DATA_DIR / "hardware.csv"))
+    hits: dict[str, tuple[int, str]] = {}
+    for n in own:
+        text = lines[n - first].strip()
+        words = _FILE_PATH.sub(" ", _URL.sub(" ", text))
+        if _COMPARED.search(words) or _ASKED.search(words):
+            return
+        for m in pattern.finditer(words):
+            hits.setdefault(m.group(1) + (m.group(2) or ""), (n, text))
+    names = _most_specific(list(hits))
+    if len(names) == 1:
+        n, text = hits[names[0]]
+        if r.add("device", names[0], n, "caption", text):
+            r.facts = [
+                replace(f, until=until) if f.name == "device" and f.line == n and f.source == "caption" else f
+                for f in r.facts
+            ]
+
+
+def _wrapped_above(lines: list[str], k: int) -> tuple[int, ...]:
+    """The lines above caption line `k` that its sentence began on: a caption wrapped over lines, each line
+    above it ending mid-sentence (no `.`, `:`, `!` or `?` at its end) and none a heading, a bold line, a list
+    item, a fence, a table row or a command; () where the caption is one line."""
+    out: list[int] = []
+    j = k - 1
+    while j >= 0:
+        text = lines[j].strip()
+        if (
+            not text
+            or text.endswith((".", ":", "!", "?"))
+            or _FENCE.match(lines[j])
+            or _HEADING.match(lines[j])
+            or _BOLD_LINE.match(lines[j])
+            or _LIST_ITEM.match(lines[j])
+            or _MD_ROW.match(lines[j])
+            or _COMMAND.search(lines[j])
+        ):
+            break
+        out.append(j)
+        j -= 1
+    return tuple(out)
+
+
+#: A list item: `1. ...`, `2) ...`, `- ...`, `* ...` (a caption's sentence starts no list).
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+])\s+\S")
 
 
 #: A thread's byline as a copy of an issue or pull request keeps it (`ggerganov · comment · 2024-11-24`,

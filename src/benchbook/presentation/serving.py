@@ -825,6 +825,7 @@ def _littles_note(lit: pd.DataFrame) -> str:
         unrecorded=bool(len(est) and "e2el_recorded" in est and not est["e2el_recorded"].all()),
         percentiles=bool(pct and est[pct].notna().any(axis=None)),
         printed=int(src.eq("printed").sum()),
+        derived=int(est["output_tokens_derived"].astype(bool).sum()) if "output_tokens_derived" in est else 0,
     )
 
 

@@ -114,7 +114,7 @@ def analyse(p: dict) -> Result:
         pk, said = None, {**said, **unfit}
     lit = serving.littles_law(r, req)
     copies = serving.replicas(p["source"])  # each replica reads its own copy of the weights at every step
-    offload = serving.cpu_offload(p["source"])  # weights in CPU memory: no GPU roof bounds a step
+    offload = serving.cpu_offload(p["source"], models)  # weights in CPU memory: no GPU roof bounds a step
     rl = serving.decode_roofline(lit, active_b, w.bytes_per_weight, pk, w.precision, copies)
     if per_run:  # each run against the peaks of its own device
         rows = [
