@@ -156,12 +156,14 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
 
 
 def _one_request(r: pd.DataFrame) -> pd.Series:
-    """Per row, whether it is a request timed on its own (llama.cpp's timings, Ollama's --verbose): its prompt is
-    the text the writer sent, so two of them with prompts of different lengths (a cover letter and a song, 409 and
-    126 tokens) are two requests, not a sweep of the prompt length that llama-bench's -p sets."""
-    if "one_request" not in r:
+    """Per row, whether it is a request Ollama timed (`ollama run --verbose`): its prompt is the text the writer
+    typed or piped in (`ollama run MODEL < cover_letter_prompt.txt`), and Ollama has no option that sets a prompt's
+    length, so two of them with prompts of different lengths (a cover letter and a song, 409 and 126 tokens) are two
+    requests, not a sweep of the prompt length that llama-bench's -p sets. A llama-server's requests at chosen
+    lengths (512, 1024, 2048 at one depth) are still read as one."""
+    if "timings" not in r:
         return pd.Series(False, index=r.index)
-    return r["one_request"].isin([True, np.True_])
+    return r["timings"].astype("string").eq(bandwidth.OLLAMA).fillna(False).astype(bool)
 
 
 def _value(v):

@@ -1,7 +1,8 @@
-"""Requests timed one each (llama.cpp's timings, Ollama's `--verbose` stats) carry the prompt the writer sent: two of
-one model with prompts of different lengths (a cover letter of 409 tokens and a song of 126) are two requests, not
-"a sweep of the prompt length (-p)", the flag llama-bench sets its prompt with. llama-bench's own ppN rows of one
-configuration are still a sweep of -p."""
+"""Ollama's requests (`ollama run --verbose`) carry the prompt the writer typed or piped in, and Ollama has no option
+that sets a prompt's length: two of one model with prompts of different lengths (a cover letter of 409 tokens and a
+song of 126) are two requests, not "a sweep of the prompt length (-p)", the flag llama-bench sets its prompt with.
+llama-bench's own ppN rows of one configuration are still a sweep of -p, and so are a llama-server's requests at
+chosen lengths (tests/ingest/test_llama_timings_a_server_requests_cached_prefix_is_its_prompts_depth.py)."""
 
 from __future__ import annotations
 
