@@ -76,7 +76,8 @@ REDUCE_RULE = (
     "highest); then the fastest generation among the other settings (threads, offloaded layers, batch sizes, flash "
     "attention, cache types), where a rate less than 2 standard errors below the fastest is a tie within the noise, "
     "not a slower setting, and another generation test of the same settings (tg64 beside tg32) is a test of the "
-    "same run, not a setting"
+    "same run, not a setting; requests timed one each whose model the output names for neither are ranked "
+    "together for want of a name, so the slower is set aside as such, not as a slower setting of one model"
 )
 
 GIB = 1024**3
@@ -592,6 +593,7 @@ def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             why = "slower settings" if beyond_noise(placed.iloc[0], r.loc[i]) else TIED
             why = OTHER_TEST if other_test(r.loc[i], placed.iloc[0]) else why
             why = REPEAT if repeat(r.loc[i], placed.iloc[0]) else why
+            why = UNNAMED_APART if unnamed_apart(r.loc[i], placed.iloc[0]) else why
             r.at[i, "why_dropped"] = why + ": " + differences(r.loc[i], placed.iloc[0])
     r["engine"] = r["_eng"].replace("", None)
     r = r.drop(columns=["_pw", "_dev", "_eng"])
@@ -629,6 +631,24 @@ def repeat(row, placed) -> bool:
     named = isinstance(row.get("model"), str) and bool(row["model"].strip()) and row.get("model") == placed.get("model")
     one = all(x.get("one_request") in (True, np.True_) for x in (row, placed))
     return bool(one and (named or same_context(row, placed)) and diff <= {"test"})
+
+
+#: Why a request is not placed when neither it nor the placed one names its model (`unnamed_apart`).
+UNNAMED_APART = "another request, the model of neither named: not known to be a slower setting of one model"
+
+
+def _named(row) -> bool:
+    return any(isinstance(row.get(k), str) and bool(row[k].strip()) for k in ("model", "model_file"))
+
+
+def unnamed_apart(row, placed) -> bool:
+    """Whether `row` and the `placed` result are requests timed one each whose model nothing in the output names
+    (no command, no model file, no label: two `ollama run --verbose` blocks under the writer's `## Gemma` and
+    `## Qwen` headings) and that share no loaded context (`same_context`): they may be two models as well as one
+    (the reader ranks them together only because it knows no model for either), so the slower is not said to be
+    a slower setting of the faster one's model, nor a repeat of it."""
+    one = all(x.get("one_request") in (True, np.True_) for x in (row, placed))
+    return bool(one and not _named(row) and not _named(placed) and not same_context(row, placed))
 
 
 def same_context(row, placed) -> bool:

@@ -122,7 +122,7 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
     for s in settings:
         if s == "n_prompt" and not (r["_kind"] == "pp").any():
             continue
-        d = r[r[s].notna()] if s != "n_prompt" else r[r["_kind"] == "pp"]
+        d = r[r[s].notna()] if s != "n_prompt" else r[(r["_kind"] == "pp") & ~_one_request(r)]
         if d.empty:
             continue
         others = [c for c in settings if c != s]
@@ -153,6 +153,17 @@ def sweeps(rows: pd.DataFrame) -> list[dict]:
                 }
             )
     return out
+
+
+def _one_request(r: pd.DataFrame) -> pd.Series:
+    """Per row, whether it is a request Ollama timed (`ollama run --verbose`): its prompt is the text the writer
+    typed or piped in (`ollama run MODEL < cover_letter_prompt.txt`), and Ollama has no option that sets a prompt's
+    length, so two of them with prompts of different lengths (a cover letter and a song, 409 and 126 tokens) are two
+    requests, not a sweep of the prompt length that llama-bench's -p sets. A llama-server's requests at chosen
+    lengths (512, 1024, 2048 at one depth) are still read as one."""
+    if "timings" not in r:
+        return pd.Series(False, index=r.index)
+    return r["timings"].astype("string").eq(bandwidth.OLLAMA).fillna(False).astype(bool)
 
 
 def _value(v):

@@ -1792,8 +1792,13 @@ _CRASH = re.compile(
 
 #: What ends a llama.cpp process that failed, besides `_CRASH`: ggml's CUDA backend's `CUDA error: ...` (then it
 #: aborts), `GGML_ABORT("fatal error")`'s `file.cuh:4255: fatal error` (ggml_abort prints file:line: message), and
-#: an allocation that failed (`cudaMalloc failed: out of memory`, `... : out of memory`).
-_FAILED = re.compile(r"^\s*CUDA error\b|\.\w+:\d+: fatal error\s*$|:\s*(?:\w+ failed:\s*)?out of memory\s*$", re.I)
+#: an allocation that failed (`cudaMalloc failed: out of memory`, `... : out of memory`); and, for a process run
+#: under cuda-gdb, the debugger's stop at a kernel's fault (`CUDA Exception: Warp Misaligned Address`: the
+#: exception a run without the debugger reports as `CUDA error: misaligned address`), where the process halts.
+_FAILED = re.compile(
+    r"^\s*CUDA error\b|^\s*CUDA Exception: \w|\.\w+:\d+: fatal error\s*$|:\s*(?:\w+ failed:\s*)?out of memory\s*$",
+    re.I,
+)
 
 #: The prefix of a parser's message that says a run stopped after its last result (`failed_after`).
 STOPPED = "warning: the run stopped"

@@ -32,6 +32,10 @@ first word its model where that word is a model name as Ollama writes one (types
 `[namespace/]model[:tag]`, the name led by a letter) and more words follow it (Ollama's own lists, `ollama
 list` and `ollama ps`, put the model first). A line with any other word after or between the fields (prose,
 another unit) is not one.
+
+A writer who pastes the block into a Markdown list (`- total duration: ...`, `* eval rate: ...`, `1. ...`)
+puts a list marker before each of its lines, as a quote puts `> `: the marker is the list's, no label and no
+run, so the lines are still one block of one request, read whole (its counts, durations and rates together).
 """
 
 from __future__ import annotations
@@ -44,8 +48,10 @@ FORMAT = "ollama run --verbose"
 
 #: the fields of one request `Metrics.Summary` prints after its two durations
 _FIELDS = r"prompt eval count|prompt eval duration|prompt eval rate|eval count|eval duration|eval rate"
+#: a quote's marker (`> `) and a Markdown list's (`- `, `* `, `+ `, `1. `) before a line: the writer's layout
+_MARKER = r"[\s>]*(?:[-*+]\s+|\d{1,3}[.)]\s+)?"
 _LINE = re.compile(
-    rf"^\s*(?P<key>total duration|load duration|{_FIELDS}):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
+    rf"^{_MARKER}(?P<key>total duration|load duration|{_FIELDS}):\s+\**(?P<value>[^\s*]+)\s*(?P<unit>token\(s\)|tokens/s)?\**\s*$"
 )
 #: one of Ollama's fields as `Metrics.Summary` prints it, inside a re-typed line
 _FIELD = re.compile(
@@ -54,8 +60,8 @@ _FIELD = re.compile(
 )
 #: a model as Ollama names one (`qwen3`, `lfm2.5-thinking:1.2b`, `library/llama3:8b`), led by a letter
 _OLLAMA_NAME = re.compile(r"^(?:[\w.-]+/)?[A-Za-z][\w.-]*(?::[\w.-]+)?$")
-#: a quoted line's marker (`> `) and the separators a writer puts between re-typed fields
-_QUOTE = re.compile(r"^[\s>]*")
+#: a quoted or listed line's marker (`> `, `- `) and the separators a writer puts between re-typed fields
+_QUOTE = re.compile(rf"^{_MARKER}")
 _BETWEEN = re.compile(r"^[\s,;|]*$")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _DURATION = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<u>h|ms|m|s|µs|us|ns)")
