@@ -39,11 +39,21 @@ def describe(rows: pd.DataFrame, table: pd.DataFrame, machines=(), said: dict | 
         n=configs.shape[0],
         runs=runs.shape[0],
         scopes=[SCOPES.get(s, s) for s in dict.fromkeys(table["scope"])],
+        gpus=_gpus(table),
         models=[str(m) for m in dict.fromkeys(table["model"].dropna())],
         devices=[str(d) for d in dict.fromkeys(table["device"].dropna())],
         machines=[str(m) for m in dict.fromkeys(machines)],
         said=said or {"status": "absent"},
     )
+
+
+def _gpus(table: pd.DataFrame) -> list[int]:
+    """How many GPUs the GPU-scoped figures are summed over, where a file states more than one (a
+    `--record-power` summary's median total over its per-GPU median, an AIPerf telemetry's GPU list)."""
+    if "device_count" not in table:
+        return []
+    counts = pd.to_numeric(table.loc[table["scope"].eq("gpu"), "device_count"], errors="coerce").dropna()
+    return [int(c) for c in dict.fromkeys(counts) if c > 1 and float(c).is_integer()]
 
 
 def section(led: Ledger, table: pd.DataFrame, boxed: set[str] = frozenset()) -> str:
