@@ -1890,6 +1890,23 @@ _CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
 _MORE_VALUES = re.compile(r"(?:[ \t]+\d+(?:\.\d+)?(?=[ \t]|$|`))+")
 
 
+#: A server launch's own quantization flag (TGI's `text-generation-launcher --quantize`, vLLM's and SGLang's
+#: `--quantization`): the server quantizes the checkpoint on load, or loads it as that scheme, so the weights it
+#: ran are those, whatever precision the checkpoint's name gives; its value as written (one scheme, or a
+#: write-up's `[a,b,c]` for one launch per scheme, which `keyed` leaves as a sign).
+_LAUNCH_QUANT = re.compile(r"(?<![\w-])(--quantiz(?:e|ation))[ =]+([^\s\\`'\"&|;]+)")
+
+
+def launch_quantization(ctx: Context) -> dict[int, str]:
+    """The lines whose launch states its quantization (`_LAUNCH_QUANT`), read as a precision fact or left as a
+    precision sign: line -> the flag as written (`--quantize [bitsandbytes,bitsandbytes-nf4]`)."""
+    out: dict[int, str] = {}
+    for item in (*ctx.get("precision"), *(s for s in ctx.signs if s.name == "precision")):
+        if m := _LAUNCH_QUANT.search(item.text):
+            out.setdefault(item.line, f"{m.group(1)} {m.group(2)}")
+    return out
+
+
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
