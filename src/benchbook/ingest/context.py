@@ -1941,6 +1941,22 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
 _MARLIN_FP4 = re.compile(r"Weight-only FP4 compression will be used")
 
 
+#: A copied GitHub thread's own title (the archive's heading, `### 🔀 [#494](https://github.com/ikawrakow/
+#: ik_llama.cpp/pull/494) - ...`), linking the pull request, issue or discussion it copies: the thread is of
+#: that repository, so its engine (`_REPO_ENGINES`) is the engine the thread's own runs are built from.
+_THREAD_TITLE = re.compile(r"\[#\d+\]\(https://github\.com/[\w.-]+/([\w.-]+)/(?:pull|issues|discussions)/\d+\)")
+#: An engine's repository, by name: ik_llama.cpp is a fork of llama.cpp with its own kernels, quantization types
+#: and `llama-sweep-bench`, never mainline llama.cpp.
+_REPO_ENGINES = {
+    "ik_llama.cpp": "ik_llama.cpp",
+    "llama.cpp": "llama.cpp",
+    "vllm": "vLLM",
+    "sglang": "SGLang",
+    "text-generation-inference": "TGI",
+    "tensorrt-llm": "TensorRT-LLM",
+}
+
+
 def _read_line(r: _Reader, line: str, i: int) -> None:
     """One line's facts: headings, environment dumps, JSON pairs, key-value lines, short forms."""
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
@@ -1954,6 +1970,8 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     h = _HEADING.match(line)
     if h:
         r.add("heading", h.group(2), i, "heading", line)
+        if (m := _THREAD_TITLE.search(h.group(2))) and (engine := _REPO_ENGINES.get(m.group(1).lower())):
+            r.add("engine", engine, i, "heading", line)  # the copied thread's own title: its repository's engine
         m = _KV.match(h.group(2))
         name = KEYS.get(_norm(m.group(2))) if m else None
         if not (name and r.keyed(name, m.group(3), i, "heading", line)):
