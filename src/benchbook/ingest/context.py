@@ -49,6 +49,7 @@ NAMES = (
     "ep",
     "instances",
     "replicas",
+    "instances_at_once",
     "layout",
     "role",
     "cpu_offload",
@@ -2140,6 +2141,14 @@ def _read_machines(r: _Reader, text: str, i: int, source: str, line: str) -> str
     return text
 
 
+#: N copies of the benchmark run side by side (`(4 instances concurrently)` on a harness's flags line, one per die):
+#: each output is one instance's, measured while the others loaded the same machine, so its rate is one of N
+#: running together, not the machine's and not one run alone.
+_AT_ONCE = re.compile(
+    r"\b(\d+)\s+(?:instances|copies|processes)\s+(?:run\s+)?(?:concurrently|at\s+once|simultaneously)\b", re.I
+)
+
+
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
     for m in [*_MODEL_FILE.finditer(text), *_LINKED_FILE.finditer(text)]:
@@ -2150,6 +2159,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("tp", int(m.group(1)), i, source, line)
     for m in _SOCKET_WORDS.finditer(text):
         r.add("sockets", _SOCKET_NUMBERS.get(m.group(1).lower(), m.group(1)), i, source, line)
+    for m in _AT_ONCE.finditer(text):  # `(4 instances concurrently)`: this output is one of them
+        r.add("instances_at_once", int(m.group(1)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)
