@@ -38,7 +38,9 @@ def _runs(tmp_path, pre: str):
 
 def test_a_stated_burstiness_under_one_is_said_burstier_than_poisson(tmp_path):
     r = _runs(tmp_path, "Traffic request rate: 0.3\nBurstiness factor: 0.7 (Gamma distribution)\n")
-    assert serving.arrivals(r) == [dict(burstiness=0.7, stated=True, runs=[str(r["run"].iat[0])])]
+    assert serving.arrivals(r) == [
+        dict(burstiness=0.7, stated=True, option=True, at_once=False, runs=[str(r["run"].iat[0])])
+    ]
     note = show.assumed_rate_note(r)
     assert "has a burstiness of 0.7" in note and "burstier than a Poisson process" in note
     assert "default" not in note

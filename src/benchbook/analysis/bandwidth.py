@@ -548,13 +548,24 @@ def device_keys(rows: pd.DataFrame) -> pd.Series:
     """Per row, the device `reduce` ranks settings within (REDUCE_RULE: the printed GPU, or the CPU for a
     CPU-only run): an accelerator run's GPU; a CPU-only run's CPU as its row or the text around it names it
     (a write-up's `### Ryzen-7950X` table and its `### Ryzen-5975WX` table are two machines, never one's
-    slower setting), "-" where none is named."""
+    slower setting), "-" where none is named; with the device index its section's heading names where one
+    printed device's rows sit under headings naming different indices (two cards of one name)."""
     gpu = rows["gpu"].astype("string").fillna("-")
     cpu = (
         rows["cpu"].astype("string").fillna("-") if "cpu" in rows else pd.Series("-", index=rows.index, dtype="string")
     )
     on_cpu = rows["mode"] == "cpu"
-    return gpu + "|" + ("cpu " + cpu).where(on_cpu, "acc")
+    key = gpu + "|" + ("cpu " + cpu).where(on_cpu, "acc")
+    # rows of one printed device under headings naming different device indices (`GPU 0 ONLY`, `GPU 1 ONLY`: each
+    # card run alone, each printing itself as device 0) are two cards: each heading's index is part of its key, so
+    # each card keeps its own fastest, never the other's slower setting (`several_indexed`)
+    if "section" in rows:
+        sections = rows["section"].astype(object)
+        for _, g in rows.groupby(key, sort=False):
+            if several_indexed(sections[g.index]):
+                index = sections[g.index].map(lambda t: ",".join(DEVICE_INDEX.findall(t)) if isinstance(t, str) else "")
+                key[g.index] = key[g.index] + "|#" + index
+    return key
 
 
 def reduce(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -760,29 +760,67 @@ def rate_exceeded(r: pd.DataFrame) -> pd.Series:
     return _rate_checked(r) & (done > rate * (1 + margin))
 
 
+#: A run at a finite request rate whose prompts all go out, at that rate, within this share of its duration
+#: (num_prompts / rate: the expected time to issue the last one) sent them as good as all at once: its
+#: arrival process (vLLM's gamma gaps of mean 1 / rate) spans a negligible part of the run it describes.
+AT_ONCE_SHARE = 0.01
+
+
 def arrivals(r: pd.DataFrame) -> list[dict]:
     """How the runs sent at a finite request rate spaced their arrivals, one entry per process: `burstiness`
     (vLLM's `--burstiness`: the gaps are drawn from a gamma distribution of that shape and mean 1 / rate, so 1
     is a Poisson process, under 1 burstier, over 1 smoother, infinite evenly spaced), `stated` (the output
     prints it) or else the tool's default for that format (`ingest.default`: the tool's source sets it), and
-    the `runs` named. A run whose rate is unlimited or unknown (all at once, or not stated) has no arrival
-    process; a run at a finite rate whose output prints no burstiness and whose tool declares no default is
-    left out: its process is unknown, not Poisson."""
+    the `runs` named. `option`: whether the format's version had the option at all (a format that declares it
+    cannot print `burstiness`, `ingest.carries` False, echoes every option its script had and so had none:
+    vLLM's 2023 `benchmark_serving.py` drew every gap from an exponential of mean 1 / rate, fixed). `at_once`:
+    runs whose prompts (num_prompts, else completed + failed) all go out, at the rate, within AT_ONCE_SHARE
+    of the run's duration (`issue_s`, the longest such span, `duration`, the shortest run, `rate`, the
+    lowest): their arrivals are as good as all at once, whatever the process, and are one entry apart. A run
+    whose rate is unlimited or unknown (all at once, or not stated) has no arrival process; a run at a finite
+    rate whose output prints no burstiness and whose tool declares no default is left out: its process is
+    unknown, not Poisson."""
     from benchbook import ingest
 
     if r.empty or "request_rate" not in r:
         return []
     rated = r[_rate_checked(r)]
     said = _col(rated, "burstiness")
-    groups: dict[tuple[float, bool], list[str]] = {}
-    for (_, row), b in zip(rated.iterrows(), said, strict=True):
+    rate, duration = _col(rated, "request_rate"), _col(rated, "duration")
+    prompts = _col(rated, "num_prompts").fillna(_col(rated, "completed") + _col(rated, "failed").fillna(0))
+    issue = prompts / rate
+    at_once = (duration > 0) & (issue <= AT_ONCE_SHARE * duration)
+    groups: dict[tuple, list[str]] = {}
+    spans: list[tuple[float, float, float]] = []
+    for (i, row), b in zip(rated.iterrows(), said, strict=True):
+        if at_once[i]:
+            groups.setdefault(("at_once",), []).append(str(row["run"]))
+            spans.append((float(issue[i]), float(duration[i]), float(rate[i])))
+            continue
         stated = bool(pd.notna(b))
         if not stated:
             b = ingest.default(row.get("tool"), row.get("format"), "burstiness")
         if b is None or pd.isna(b) or b <= 0:
             continue
-        groups.setdefault((float(b), stated), []).append(str(row["run"]))
-    return [dict(burstiness=b, stated=st, runs=names) for (b, st), names in groups.items()]
+        option = ingest.carries(row.get("tool"), row.get("format"), "burstiness") is not False
+        groups.setdefault((float(b), stated, option), []).append(str(row["run"]))
+    out = []
+    for key, names in groups.items():
+        if key == ("at_once",):
+            out.append(
+                dict(
+                    at_once=True,
+                    runs=names,
+                    issue_s=max(s[0] for s in spans),
+                    duration=min(s[1] for s in spans),
+                    rate=min(s[2] for s in spans),
+                    share=AT_ONCE_SHARE,
+                )
+            )
+        else:
+            b, st, option = key
+            out.append(dict(burstiness=b, stated=st, option=option, at_once=False, runs=names))
+    return out
 
 
 def engine_batch(r: pd.DataFrame) -> pd.Series:
@@ -798,6 +836,42 @@ def engine_batch(r: pd.DataFrame) -> pd.Series:
         for m in meta
     ]
     return pd.to_numeric(pd.Series(got, index=r.index, dtype=object), errors="coerce")
+
+
+#: The TensorRT-LLM release whose `trtllm-bench throughput` first took `--concurrency` (its release notes,
+#: 0.17.0: "Added `--concurrency` support for the `throughput` subcommand of `trtllm-bench`").
+TRTLLM_CONCURRENCY_SINCE = (0, 17)
+
+
+def run_metadata(m: object) -> dict:
+    """A run's `metadata` cell (`key=value; ...`, as the parsers write it) as a dict; {} where there is none."""
+    return dict(kv.split("=", 1) for kv in (x.strip() for x in m.split(";")) if "=" in kv) if isinstance(m, str) else {}
+
+
+def _release(v: str | None) -> tuple[int, ...] | None:
+    got = re.match(r"\s*v?(\d+)\.(\d+)", v or "")
+    return (int(got.group(1)), int(got.group(2))) if got else None
+
+
+def without_concurrency_option(r: pd.DataFrame) -> pd.Series:
+    """Per run, True where the trtllm-bench that sent it had no `--concurrency`: a `throughput` run (the
+    report's command, `subcommand` in its metadata) of a TensorRT-LLM version the report prints (`version`)
+    before TRTLLM_CONCURRENCY_SINCE. Its throughput command queued every request and left the engine's
+    scheduler to take them up to its max batch size. False where the version had the option, or nothing
+    says which version or subcommand ran (no option is then denied)."""
+    meta = r["metadata"] if "metadata" in r else pd.Series(None, index=r.index, dtype=object)
+    tools = r["tool"] if "tool" in r else pd.Series(None, index=r.index, dtype=object)
+    out = []
+    for tool, m in zip(tools, meta, strict=True):
+        got = run_metadata(m)
+        release = _release(got.get("version"))
+        out.append(
+            tool == "trtllm-bench"
+            and got.get("subcommand") == "throughput"
+            and release is not None
+            and release < TRTLLM_CONCURRENCY_SINCE
+        )
+    return pd.Series(out, index=r.index, dtype=bool)
 
 
 def _rate_checked(r: pd.DataFrame) -> pd.Series:

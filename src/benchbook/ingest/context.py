@@ -49,6 +49,7 @@ NAMES = (
     "ep",
     "instances",
     "replicas",
+    "instances_at_once",
     "layout",
     "role",
     "cpu_offload",
@@ -1924,6 +1925,23 @@ _CPU_OFFLOAD = re.compile(r"--cpu[-_]offload[-_]gb[= ](\d+(?:\.\d+)?)")
 _MORE_VALUES = re.compile(r"(?:[ \t]+\d+(?:\.\d+)?(?=[ \t]|$|`))+")
 
 
+#: A server launch's own quantization flag (TGI's `text-generation-launcher --quantize`, vLLM's and SGLang's
+#: `--quantization`): the server quantizes the checkpoint on load, or loads it as that scheme, so the weights it
+#: ran are those, whatever precision the checkpoint's name gives; its value as written (one scheme, or a
+#: write-up's `[a,b,c]` for one launch per scheme, which `keyed` leaves as a sign).
+_LAUNCH_QUANT = re.compile(r"(?<![\w-])(--quantiz(?:e|ation))[ =]+([^\s\\`'\"&|;]+)")
+
+
+def launch_quantization(ctx: Context) -> dict[int, str]:
+    """The lines whose launch states its quantization (`_LAUNCH_QUANT`), read as a precision fact or left as a
+    precision sign: line -> the flag as written (`--quantize [bitsandbytes,bitsandbytes-nf4]`)."""
+    out: dict[int, str] = {}
+    for item in (*ctx.get("precision"), *(s for s in ctx.signs if s.name == "precision")):
+        if m := _LAUNCH_QUANT.search(item.text):
+            out.setdefault(item.line, f"{m.group(1)} {m.group(2)}")
+    return out
+
+
 def _read_flags(r: _Reader, line: str, i: int) -> None:
     _read_download(r, line, i)
     served = _SERVER_FILE.search(line) if _LAUNCH.search(line) else None
@@ -1958,6 +1976,22 @@ def _read_flags(r: _Reader, line: str, i: int) -> None:
 _MARLIN_FP4 = re.compile(r"Weight-only FP4 compression will be used")
 
 
+#: A copied GitHub thread's own title (the archive's heading, `### 🔀 [#494](https://github.com/ikawrakow/
+#: ik_llama.cpp/pull/494) - ...`), linking the pull request, issue or discussion it copies: the thread is of
+#: that repository, so its engine (`_REPO_ENGINES`) is the engine the thread's own runs are built from.
+_THREAD_TITLE = re.compile(r"\[#\d+\]\(https://github\.com/[\w.-]+/([\w.-]+)/(?:pull|issues|discussions)/\d+\)")
+#: An engine's repository, by name: ik_llama.cpp is a fork of llama.cpp with its own kernels, quantization types
+#: and `llama-sweep-bench`, never mainline llama.cpp.
+_REPO_ENGINES = {
+    "ik_llama.cpp": "ik_llama.cpp",
+    "llama.cpp": "llama.cpp",
+    "vllm": "vLLM",
+    "sglang": "SGLang",
+    "text-generation-inference": "TGI",
+    "tensorrt-llm": "TensorRT-LLM",
+}
+
+
 def _read_line(r: _Reader, line: str, i: int) -> None:
     """One line's facts: headings, environment dumps, JSON pairs, key-value lines, short forms."""
     line = _BOLD_KEY.sub(r"\1:", line)  # `**Model:** x` is `Model: x`
@@ -1971,6 +2005,8 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
     h = _HEADING.match(line)
     if h:
         r.add("heading", h.group(2), i, "heading", line)
+        if (m := _THREAD_TITLE.search(h.group(2))) and (engine := _REPO_ENGINES.get(m.group(1).lower())):
+            r.add("engine", engine, i, "heading", line)  # the copied thread's own title: its repository's engine
         m = _KV.match(h.group(2))
         name = KEYS.get(_norm(m.group(2))) if m else None
         if not (name and r.keyed(name, m.group(3), i, "heading", line)):
@@ -2139,6 +2175,14 @@ def _read_machines(r: _Reader, text: str, i: int, source: str, line: str) -> str
     return text
 
 
+#: N copies of the benchmark run side by side (`(4 instances concurrently)` on a harness's flags line, one per die):
+#: each output is one instance's, measured while the others loaded the same machine, so its rate is one of N
+#: running together, not the machine's and not one run alone.
+_AT_ONCE = re.compile(
+    r"\b(\d+)\s+(?:instances|copies|processes)\s+(?:run\s+)?(?:concurrently|at\s+once|simultaneously)\b", re.I
+)
+
+
 def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: bool = True) -> None:
     """Facts written as words: `TP4`, `DP=2`, `8x H100`, `4 GPUs`, `Power consumption 241 W`."""
     for m in [*_MODEL_FILE.finditer(text), *_LINKED_FILE.finditer(text)]:
@@ -2149,6 +2193,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
         r.add("tp", int(m.group(1)), i, source, line)
     for m in _SOCKET_WORDS.finditer(text):
         r.add("sockets", _SOCKET_NUMBERS.get(m.group(1).lower(), m.group(1)), i, source, line)
+    for m in _AT_ONCE.finditer(text):  # `(4 instances concurrently)`: this output is one of them
+        r.add("instances_at_once", int(m.group(1)), i, source, line)
     for m in _XPYD.finditer(text):  # `1P1D`: a run spans its prefill and its decode instances
         if int(m.group(1)) and int(m.group(2)):
             r.add("instances", int(m.group(1)) + int(m.group(2)), i, source, line)

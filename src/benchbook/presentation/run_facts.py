@@ -88,33 +88,44 @@ def stated(
             continue
         values = tuple((v, tuple(sorted(set(lines)))) for v, lines in by_value.items())
         out.append(Stated(name, labels.get(name, name), values[:MAX_VALUES], max(0, len(values) - MAX_VALUES)))
-    if not any(s.name == "precision" for s in out) and (tag := _name_tag(out)):
+    if not any(s.name == "precision" for s in out) and (tags := _name_tag(out, context.launch_quantization(ctx))):
         at = context.NAMES.index("precision")
         out.insert(
             sum(context.NAMES.index(s.name) < at for s in out if s.name in context.NAMES),
-            Stated("precision", labels.get("precision", "precision"), (tag,)),
+            Stated("precision", labels.get("precision", "precision"), tags),
         )
     return out
 
 
-def _name_tag(out: list[Stated]) -> tuple[str, tuple[int, ...]] | None:
+def _name_tag(out: list[Stated], quantized: dict[int, str] | None = None) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The weights' precision the run's model names in its own name, where the file states none otherwise
     (`MiniMax-M2.5-W8A8`, `...-bf16`: `analysis.precision.tagged`, the tag as written), with the lines that name
-    the model; none where the models' names give different precisions."""
+    the model; none where the models' names give different precisions. `quantized`: the lines whose launch
+    states its own quantization (`context.launch_quantization`: TGI's `--quantize`, vLLM's and SGLang's
+    `--quantization`, line -> flag): there the server quantized the checkpoint on load, so the name's tag is
+    not that launch's precision; the flag is listed with its line instead, and the tag only with the lines
+    of launches that state none."""
     from benchbook.analysis import precision
 
+    quantized = quantized or {}
     lines: dict[str, list[int]] = {}
     written: dict[str, str] = {}
     bare: list[tuple[str, tuple[int, ...]]] = []
     tagged: list[tuple[str, tuple[int, ...]]] = []
+    on_load: dict[str, list[int]] = {}
     for s in out:
         if s.name not in ("model", "path_model"):
             continue
         for value, at in s.values:
             name = value.rsplit(" (", 1)[0] if value.endswith(")") else value  # less the JSON key `_shown` adds
             if t := precision.tagged(name):
-                lines.setdefault(t[0], []).extend(at)
-                written.setdefault(t[0], t[1])
+                for n in at:
+                    if n in quantized:
+                        on_load.setdefault(quantized[n], []).append(n)
+                own = tuple(n for n in at if n not in quantized)
+                if own:
+                    lines.setdefault(t[0], []).extend(own)
+                    written.setdefault(t[0], t[1])
                 tagged.append((precision.checkpoint(name), at))
             else:
                 bare.append((precision.checkpoint(name), at))
@@ -122,10 +133,14 @@ def _name_tag(out: list[Stated]) -> tuple[str, tuple[int, ...]] | None:
     # its name is part of it (`served_model_name='minimax-m2.5'` in the dump of `model='.../MiniMax-M2.5-W8A8'`);
     # another model named apart (`--model Qwen/Qwen3-8B` in one command, `Qwen/Qwen3-8B-FP8` in the next) is
     # another checkpoint, and leaves no one tag
-    if len(lines) != 1 or not all(any(b in t and set(b_at) <= set(t_at) for t, t_at in tagged) for b, b_at in bare):
-        return None
-    ((prec, at),) = lines.items()
-    return wording.sentence(WORDING, "name_tag", tag=written[prec]), tuple(sorted(set(at)))
+    if len(lines) > 1 or not all(any(b in t and set(b_at) <= set(t_at) for t, t_at in tagged) for b, b_at in bare):
+        return ()
+    said = tuple(
+        (wording.sentence(WORDING, "name_tag", tag=written[prec]), tuple(sorted(set(at)))) for prec, at in lines.items()
+    )
+    return said + tuple(
+        (wording.sentence(WORDING, "launch_quant", flag=flag), tuple(sorted(set(at)))) for flag, at in on_load.items()
+    )
 
 
 def _achieved(fact: context.Fact, achieved: frozenset[tuple[int, float]]) -> bool:

@@ -840,11 +840,21 @@ def apart_message(apart: pd.DataFrame, variable: str, drawn: bool = True) -> str
     unknown = apart[~apart[f"{variable}_recorded"]] if f"{variable}_recorded" in apart else apart.iloc[0:0]
     # the tool whose flags word how it sends them, where the runs kept apart are of one tool
     tools = set(apart["tool"].dropna().astype(str)) if "tool" in apart else set()
+    flagless, batch = serving.without_concurrency_option(apart), serving.engine_batch(apart)
+    versions = (
+        sorted({serving.run_metadata(m).get("version") for m in apart.loc[flagless, "metadata"]} - {None})
+        if flagless.any()
+        else []
+    )
     return _say(
         "apart",
         tool=tools.pop() if len(tools) == 1 else None,
         runs=len(apart),
         one_at_a_time=int(serving.engine_batch(apart).eq(1).sum()),
+        # a version whose throughput command had no `--concurrency` (before 0.17), and the engine batch it printed
+        no_option=int(flagless.sum()),
+        option_batch=float(batch[flagless].max()) if flagless.any() and batch[flagless].notna().any() else None,
+        option_version=versions[0] if len(versions) == 1 else None,
         at_once=int(np.isinf(apart["request_rate"].astype(float)).sum()) if "request_rate" in apart else 0,
         empty=apart.empty,
         apart=APART_WORDS[variable],
