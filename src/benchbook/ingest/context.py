@@ -973,6 +973,9 @@ _QUANT_PHRASE = re.compile(
     r"(?i)\b(?:using|with|in)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\s+quantization\b"
     r"|\bquantized\s+(?:to|in|as)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\b"
 )
+#: A checkpoint's own precision in words (`run ... with vLLM and native BF16 precision`, `Native FP8 weights`):
+#: the dtype the weights were released in, which a guide states once for the models it serves.
+_NATIVE_PRECISION = re.compile(r"(?i)\bnative\s+(BF16|BFloat16|FP16|FP8|NVFP4|MXFP4)\b")
 #: A model's name with its size (`Qwen3-32B`, `Llama-3.1-8B-Instruct`): one of the models a line names.
 _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
 
@@ -2270,6 +2273,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 r.add("precision", m.group(1), i, source, line)
         if not _COMPARED.search(text) and (m := _QUANT_PHRASE.search(text)):
             r.add("precision", m.group(1) or m.group(2), i, source, line)
+        elif not _COMPARED.search(text) and (m := _NATIVE_PRECISION.search(text)):
+            r.add("precision", m.group(1), i, source, line)
         _read_dtype_item(r, text, i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)
