@@ -5,6 +5,8 @@ another (`unlike native BF16`), is no such statement."""
 
 from __future__ import annotations
 
+import pytest
+
 from benchbook import ingest
 from benchbook.analysis import precision
 
@@ -42,3 +44,12 @@ def test_a_sentence_without_native_states_nothing(tmp_path):
 def test_a_native_precision_set_beside_another_is_no_statement(tmp_path):
     facts, _ = _facts(tmp_path, "FP8 halves the memory compared to native BF16.")
     assert "BF16" not in facts
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["* **Quant mode**: native BF16 &rarr; post-quantised FP8", "This guide runs DeepSeek-R1 with native FP8 or FP4."],
+)
+def test_a_native_precision_beside_another_on_its_line_is_no_statement(tmp_path, line):
+    facts, w = _facts(tmp_path, line)
+    assert facts == [] and w.source == "assumed"
