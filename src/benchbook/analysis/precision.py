@@ -156,7 +156,11 @@ def stated_names(paths) -> dict[str, tuple[str, ...]]:
         aliases = list(dict.fromkeys(str(f.value) for f in ctx.get("served_name")))
         if models and not any(tagged(m) for m in models) and len({t[0] for a in aliases if (t := tagged(a))}) == 1:
             models += [a for a in aliases if tagged(a)]
-        names = list(dict.fromkeys(_tied(ctx, f) for f in ctx.get("precision"))) + models
+        # one value tied to a launch and stated of no model elsewhere are two statements: both kept
+        ties = {}
+        for t in (_tied(ctx, f) for f in ctx.get("precision")):
+            ties.setdefault((str(t), getattr(t, "of", None)), t)
+        names = list(ties.values()) + models
         quantized = [n for n in names if (t := tagged(n)) and t[0] not in UNQUANTIZED]
         plain = [n for n in names if (t := tagged(n)) and t[0] in UNQUANTIZED]
         out[source_name(Path(path))] = (*quantized, *plain)
@@ -178,15 +182,24 @@ class Tied(str):
 
 
 def _tied(ctx, fact):
-    """`fact`'s value, tied (`Tied`) to the models the commands stating it name, where they name one."""
+    """`fact`'s value, tied (`Tied`) to the models the commands stating it name, where they name one. A
+    shell comment written right over a command (`# 424B model 80G*8 GPU with FP8 quantization` over `vllm
+    serve ...-424B... --quantization fp8`) says what that launch is: a precision it names is that launch's."""
     named = [*ctx.get("model"), *ctx.get("served_name")]
     stating = {f.command for f in ctx.get("precision") if f.command is not None and str(f.value) == str(fact.value)}
+    if fact.command is None and _COMMENT.match(str(fact.text)):
+        starts = {f.command for f in ctx.facts if f.command is not None}
+        stating |= {fact.line + 1} & starts
     of = frozenset(checkpoint(f.value) for f in named if f.command in stating and not _placeholder(f.value))
     if not of:
         return str(fact.value)
     tied = Tied(str(fact.value))
     tied.of = of
     return tied
+
+
+#: A shell comment line (`# 424B model ... with FP8 quantization`), as a code block writes one over a command.
+_COMMENT = re.compile(r"^\s*#\s")
 
 
 def _placeholder(value) -> bool:

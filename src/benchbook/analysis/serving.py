@@ -130,6 +130,16 @@ def runs(df: pd.DataFrame) -> pd.DataFrame:
             at = df[df["metric"] == metric].groupby(keys, dropna=False, sort=False, observed=True)["line"].min()
             at = {_nan_key(k): v for k, v in at.items()}
             wide[f"{metric}_line"] = [at.get(_nan_key(k), np.nan) for k in zip(*(wide[c] for c in keys), strict=True)]
+    # a token rate the tool itself marks inferred (MLPerf LoadGen's `Completed tokens per second (inferred)`:
+    # samples per second x the tokens per sample its settings assume, `ingest.mlperf.INFERRED_NOTE`) is no
+    # count of tokens: the run keeps the tool's word beside its figure
+    wide["output_inferred"] = False
+    if "note" in df:
+        from benchbook.ingest.mlperf import INFERRED_NOTE
+
+        said = df[(df["metric"] == "output_throughput") & (df["note"] == INFERRED_NOTE)]
+        said = {_nan_key(k) for k in said.groupby(keys, dropna=False, sort=False, observed=True).groups}
+        wide["output_inferred"] = [_nan_key(k) in said for k in zip(*(wide[c] for c in keys), strict=True)]
     wide.columns.name = None
     wide = wide.reset_index(drop=True)
     ident = [c for c in ["source", "completed", "total_input_tokens", "total_generated_tokens"] if c in wide.columns]

@@ -109,6 +109,8 @@ def growth(curve: pd.DataFrame, variable: str, runs: pd.DataFrame | None = None)
         ev.update(first_x=xs[0], last_x=xs[-1], first_y=ys[0], last_y=ys[-1], series=d["series"].iloc[0])
     if len(xs) == 1 and lv["series"].nunique() == 1 and ys[0] is not None:
         ev["measured_y"] = ys[0]  # one load: no trend, but the figure it measured is the page's answer
+        # a rate the tool marks inferred (`serving.runs`' `output_inferred`) is said as the tool's inference
+        ev["inferred"] = bool("output_inferred" in curve and curve["output_inferred"].fillna(False).astype(bool).any())
     else:
         ev.update(_best_measured(curve if runs is None else runs))
     if len(d) and d["n"].max() > 1:

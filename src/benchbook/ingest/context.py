@@ -974,6 +974,25 @@ _QUANT_PHRASE = re.compile(
     r"(?i)\b(?:using|with|in)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\s+quantization\b"
     r"|\bquantized\s+(?:to|in|as)\s+(NVFP4|MXFP4|W\d+A\d+|FP[48]|INT[48])\b"
 )
+#: A checkpoint's own precision in words (`run ... with vLLM and native BF16 precision`, `Native FP8 weights`):
+#: the dtype the weights were released in, which a guide states once for the models it serves.
+_NATIVE_PRECISION = re.compile(r"(?i)\bnative\s+(BF16|BFloat16|FP16|FP8|NVFP4|MXFP4)\b")
+#: The precisions a line may name beside a native one: a line naming another (`native BF16 → post-quantised
+#: FP8`, `native FP8 or FP4`) sets two side by side, a conversion or a choice, and states neither of a run.
+_PRECISION_WORD = re.compile(r"(?i)(?<![\w-])(BF16|BFloat16|FP16|Float16|FP8|FP4|NVFP4|MXFP4|INT8|INT4|FP32)(?![\w-])")
+_SAME_PRECISION = {"bfloat16": "bf16", "float16": "fp16"}
+
+
+def _native_precision(text: str) -> str | None:
+    """The precision a line calls the weights' native one (`_NATIVE_PRECISION`), where it names no other."""
+    m = _NATIVE_PRECISION.search(text)
+    if not m:
+        return None
+    key = lambda w: _SAME_PRECISION.get(w.lower(), w.lower())  # noqa: E731
+    named = {key(w) for w in _PRECISION_WORD.findall(text)}
+    return m.group(1) if named <= {key(m.group(1))} else None
+
+
 #: A model's name with its size (`Qwen3-32B`, `Llama-3.1-8B-Instruct`): one of the models a line names.
 _SIZED_NAME = re.compile(r"(?<![\w/.-])[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BMbm](?![\w.])")
 
@@ -2316,6 +2335,8 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
                 r.add("precision", m.group(1), i, source, line)
         if not _COMPARED.search(text) and (m := _QUANT_PHRASE.search(text)):
             r.add("precision", m.group(1) or m.group(2), i, source, line)
+        elif not _COMPARED.search(text) and (native := _native_precision(text)):
+            r.add("precision", native, i, source, line)
         _read_dtype_item(r, text, i, source, line)
         for name, pat in (("params", _TOTAL_PARAMS), ("active_params", _ACTIVE_PARAMS)):
             m = pat.search(text)

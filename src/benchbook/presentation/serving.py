@@ -1163,6 +1163,7 @@ def figures_sentence(
             gpus=round(gpus) if gpus and pd.notna(gpus) else None,
             **{k: v for k, v in figures.items() if pd.notna(v)},
             estimated=bool(row.get("estimated")),
+            inferred=bool(row.get("output_inferred")),
             share_lo=g.get("share_lo") if has_pct and pd.notna(g.get("share_lo")) else None,
             share_hi=g.get("share_hi") if has_pct and pd.notna(g.get("share_lo")) else None,
             no_output=bool(row.get("no_output")),
