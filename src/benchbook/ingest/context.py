@@ -932,6 +932,14 @@ _BOARD = re.compile(
 _ON_PART_LOWER = re.compile(
     r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|the\s+)?((?:mi|gb|gh|[abhlv])\d{2,4}[a-z]{0,2})(?![\w-])"
 )
+#: A count of parts joined by their interconnect, as a write-up says where a run ran (`on a 4 NVLink connected
+#: H100-sxm-80GB`, `8 NVLink-connected A100s`, `2 PCIe connected L40S`): that many of the part. The part's
+#: variant words may be written in lower case (`-sxm-80GB`, `pcie`), as prose often does.
+_LINKED_PART = re.compile(
+    r"(?<![\w.])([1-9]\d{0,2})\s+(?:x\s+)?(?:NVLink|NVLINK|NVL|PCIe|PCIE|xGMI|Infinity Fabric)[- ]?"
+    r"(?:connected|linked|bridged)\s+((?:NVIDIA\s+|AMD\s+)?[A-Z]{1,3}\d{2,4}[A-Z]{0,2}"
+    r"(?:[ -](?i:SXM\d?|PCIe|NVL|HBM3e?|\d{2,3}\s?GB))*)s?(?![\w-])"
+)
 _ON_PRODUCT = re.compile(r"\b(?:on|using|used)\s+(?:an?\s+|one\s+|a\s+single\s+|the\s+)?(" + _PRODUCT.pattern + ")")
 #: A YAML key that opens a mapping (`accelerator:`, `- metadata:  # a comment`), its indent taken at the key.
 #: A JSON object's opening line (`"machine": {`, one key a line as `json.dump(indent=...)` writes) opens one too.
@@ -2093,6 +2101,11 @@ def _read_line(r: _Reader, line: str, i: int) -> None:
         before = line[: cmd.start(1)]
         if not _CLI_LEAD.fullmatch(before):  # `test on runpod 2x 3090 using `text-generation-benchmark ...``
             _read_prose(r, before.rstrip(" `\"'("), i, "prose", line)
+        # a command quoted inline closes at its backtick and the sentence goes on (`Run `trtllm-bench throughput
+        # -h` to see ... on a 4 NVLink connected H100-sxm-80GB.`): the words after it are prose too
+        close = line.find("`", cmd.end()) if before.rstrip().endswith("`") else -1
+        if close != -1 and re.search(r"[A-Za-z]", line[close + 1 :]):
+            _read_prose(r, line[close + 1 :], i, "prose", line)
         return
     m = _KV.match(line)
     fetched = _FETCH.match(line)
@@ -2321,6 +2334,10 @@ def _read_prose(r: _Reader, text: str, i: int, source: str, line: str, devices: 
     # where a run ran, by a part's code (`Run ... on H100:`) or a product's name (`on an Arc B70`): the
     # first of the two that names something on the line
     # (a line asking someone for a run, `_ASKED`, says where a run is wanted, not where one ran)
+    if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
+        for m in _LINKED_PART.finditer(_MD_STRONG.sub("", text)):  # `a 4 NVLink connected H100-sxm-80GB`
+            r.add("device_count", int(m.group(1)), i, source, line)
+            r.add("device", m.group(2), i, source, line)
     ons = (_ON_PART, _ON_PRODUCT, _ON_PART_LOWER, *((_FOR_PART,) if source == "heading" else ()))
     for on in ons if not _ASKED.search(text) else ():
         if devices and source in ("prose", "heading") and not any(f.name == "device" and f.line == i for f in r.facts):
