@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal, InvalidOperation
 
 from benchbook.ingest import mlperf_detail, mlperf_endpoints
 from benchbook.ingest.core import NUMBER, Parsed, ParseError, Tool, finish, percentile, register
@@ -246,6 +247,7 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
     cells = 0
     note = False  # the last line was one of LoadGen's `*` notes or its continuation
     per_query_line = None  # the line of `samples_per_query`, under Test Parameters Used
+    loaded = None  # `performance_sample_count`: the samples loaded, which a concatenated query repeats whole
     margin = _indent(lines[head])
     for j in range(head, stop):
         raw = HTML_TAG_RE.sub("", lines[j])
@@ -268,6 +270,8 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
             continue
         if section == "Test Parameters Used":
             m = ROW_RE.match(s)
+            if m and m["label"] == "performance_sample_count":
+                loaded = float(m["value"])
             if m and m["label"] in ("target_qps", "samples_per_query"):
                 settings[m["label"]] = float(m["value"])
                 if m["label"] == "samples_per_query":
@@ -356,11 +360,15 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
             rejects.append((ln, s, "1 / the mean latency (LoadGen's SingleStream), a latency restated, not a rate"))
         else:
             rejects.append((ln, s, "a LoadGen line this parser has no tidy name for"))
-    if settings["scenario"] == "Offline" and per_query_line and (one := _offline_query(settings, records)):
+    if (
+        settings["scenario"] == "Offline"
+        and per_query_line
+        and (got := _offline_query(settings, records, lines, loaded))
+    ):
         cells += 1  # the samples_per_query line, read as the requests completed
+        one, note = got
         records.append(
-            dict(line=per_query_line, metric="completed", statistic="value", value=one, unit="req")
-            | {"note": OFFLINE_NOTE}
+            dict(line=per_query_line, metric="completed", statistic="value", value=one, unit="req") | {"note": note}
         )
     printed = {(r["metric"], r["statistic"]) for r in records}
     for r in results:  # the result line, kept only where no Additional Stats row of this copy prints it again
@@ -387,22 +395,56 @@ def _summary(lines, head: int, stop: int, source: str, run: str, titleless: bool
 
 #: LoadGen's Offline scenario sends one query holding every sample at t=0 and writes the summary once all have
 #: completed; its `Samples per second` is `sample_count / pr.max_latency` (loadgen/results.cc), the samples
-#: over the last one's completion. Where `samples_per_query` over the max latency gives that rate, it is the
-#: samples completed; a summary whose Test Parameters print another count than the query held (LoadGen 4+:
-#: "Check the generated_samples_per_query line in the detailed log") does not meet it, and states none.
+#: over the last one's completion, printed to 6 significant digits. Where `samples_per_query` over the max
+#: latency (printed in ns) gives that rate to the digits printed, it is the samples completed.
 OFFLINE_NOTE = "the samples of LoadGen's one Offline query (samples_per_query), all completed before the summary"
+#: With `sample_concatenate_permutation` set (LoadGen 4+; equal-issue mode, which the submission checker requires
+#: of the LLM benchmarks) the query holds whole copies of the `performance_sample_count` samples loaded
+#: (loadgen.cc asserts no remainder), so it can hold more than `samples_per_query`: the summary warns "Check the
+#: generated_samples_per_query line in the detailed log". A Whisper query of 146 x 1,633 = 238,418 samples
+#: printed `samples_per_query : 237600` (its rate 289.407 = 238,418 / the 823.816 s max latency). Where the
+#: setting does not give the rate and its next whole number of copies does, that is the samples completed;
+#: where neither does, none is stated.
+CONCATENATED_NOTE = (
+    "the samples of LoadGen's one Offline query: whole copies of the performance_sample_count loaded, the next "
+    "number of them at or above samples_per_query, as its rate over the max latency gives (sample_concatenate_permutation)"
+)
 
 
-def _offline_query(settings: dict, records: list[dict]) -> float | None:
-    """The requests an Offline summary completed: `samples_per_query`, where its `Samples per second`
-    is that count over its max latency, as LoadGen computes it (`OFFLINE_NOTE`), within 1 % (the
-    rate is printed to 6 digits); None where the numbers do not meet (a copy edited, or cut short)."""
-    n = settings.get("samples_per_query")
-    rate = [r["value"] for r in records if r["metric"] == "request_throughput" and r.get("note") is None]
-    last = [r["value"] for r in records if r["metric"] == "e2el" and r["statistic"] == "max"]
-    if not n or len(rate) != 1 or len(last) != 1 or not rate[0] or not last[0]:
+def _printed_half_unit(line: str) -> float | None:
+    """Half a unit of the last digit of the value a `Label : value` line prints (`17.0963`: 0.00005), the
+    most that rounding moved it; None where the line holds no number."""
+    m = ROW_RE.match(HTML_TAG_RE.sub("", line).strip())
+    try:
+        exponent = Decimal(m["value"]).as_tuple().exponent if m else None
+    except (InvalidOperation, TypeError):
         return None
-    return n if abs(n / (last[0] / 1e3) / rate[0] - 1) < 0.01 else None
+    return 0.5 * 10.0**exponent if isinstance(exponent, int) else None
+
+
+def _offline_query(settings: dict, records: list[dict], lines, loaded: float | None) -> tuple[float, str] | None:
+    """The requests an Offline summary completed, and how they were found: `samples_per_query`, where its
+    `Samples per second` is that count over its max latency, as LoadGen computes it (`OFFLINE_NOTE`), to the
+    digits the rate is printed with; else the next whole number of copies of the `loaded` samples, where that
+    gives the rate (`CONCATENATED_NOTE`); None where neither does (a copy edited, or cut short)."""
+    n = settings.get("samples_per_query")
+    rate = [r for r in records if r["metric"] == "request_throughput" and r.get("note") is None]
+    last = [r["value"] for r in records if r["metric"] == "e2el" and r["statistic"] == "max"]
+    if not n or len(rate) != 1 or len(last) != 1 or not rate[0]["value"] or not last[0]:
+        return None
+    half = _printed_half_unit(lines[rate[0]["line"] - 1])
+    if half is None:
+        return None
+    seconds = last[0] / 1e3
+
+    def gives(count: float) -> bool:  # the rate's rounding, and a thousandth of a sample for the float arithmetic
+        return abs(count / seconds - rate[0]["value"]) <= half + 1e-3 / seconds
+
+    if gives(n):
+        return n, OFFLINE_NOTE
+    if loaded and loaded > 0 and gives(whole := math.ceil(n / loaded) * loaded):
+        return whole, CONCATENATED_NOTE
+    return None
 
 
 def _indent(line: str) -> int:
