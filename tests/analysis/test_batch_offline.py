@@ -191,7 +191,9 @@ def test_a_run_states_its_requests_and_request_rate_where_printed():
     lat = runs[runs["benchmark"] == "latency"].iloc[0]
     assert math.isnan(lat["requests"]) and math.isnan(lat["request_rate"])
     ml = runs[runs["tool"] == "mlperf-loadgen"].iloc[0]
-    assert math.isnan(ml["requests"]) and ml["request_rate"] == 80.15  # "Samples per second: 80.15"
+    # "Samples per second: 80.15" over the 919.87 s query: 73,728 samples, 3 whole copies of the 24,576 loaded
+    # (`performance_sample_count`), not the 52,800 set; LoadGen concatenates whole permutations (stop 60, cm)
+    assert ml["requests"] == 73728 and ml["request_rate"] == 80.15
     text = show.offline_sentence(batch.offline_points(runs, {}, None), None)
     assert "1,000 requests at 5.35 req/s" in text and "80.15 req/s" in text
 
