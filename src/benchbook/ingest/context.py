@@ -2009,13 +2009,8 @@ _MARLIN_FP4 = re.compile(r"Weight-only FP4 compression will be used")
 _THREAD_TITLE = re.compile(r"\[#\d+\]\(https://github\.com/[\w.-]+/([\w.-]+)/(?:pull|issues|discussions)/\d+\)")
 #: An engine's repository, by name: ik_llama.cpp is a fork of llama.cpp with its own kernels, quantization types
 #: and `llama-sweep-bench`, never mainline llama.cpp.
-_REPO_ENGINES = {
-    "ik_llama.cpp": "ik_llama.cpp",
-    "llama.cpp": "llama.cpp",
-    "vllm": "vLLM",
-    "sglang": "SGLang",
-    "text-generation-inference": "TGI",
-    "tensorrt-llm": "TensorRT-LLM",
+_REPO_ENGINES = {"ik_llama.cpp": "ik_llama.cpp"} | {
+    k: _ENGINE_WORDS[k] for k in ("llama.cpp", "vllm", "sglang", "text-generation-inference", "tensorrt-llm")
 }
 
 
